@@ -1,0 +1,43 @@
+// A byte stream to the server: TCP or a Unix socket, optionally upgraded to TLS.
+// The sans-I/O protocol and session code never see sockets; the blocking
+// drivers above them read and write through this interface, and tests
+// substitute an in-memory peer.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "cdk/foundation/error.h"
+#include "cdk/foundation/options.h"
+
+namespace cdk {
+
+class stream {
+public:
+  virtual ~stream() = default;
+  // Writes every byte or fails (connection error, fatal).
+  virtual status write(std::string_view bytes) = 0;
+  // Reads at least 1 byte, at most n. EOF is a lost_connection error.
+  virtual result<std::size_t> read_some(char* buf, std::size_t n) = 0;
+  // Client-side TLS handshake on the established connection. host is used for
+  // SNI and, with verify_identity, for the name check against SAN/CN.
+  virtual status start_tls(const tls_options& opts, std::string_view host) = 0;
+  virtual bool is_tls() const = 0;
+  // A Unix socket: PLAIN auth is allowed over it without TLS.
+  virtual bool is_local() const = 0;
+  virtual std::string tls_version() const = 0;  // "TLSv1.3"; empty without TLS
+  virtual std::string tls_cipher() const = 0;   // OpenSSL cipher name; empty without TLS
+  virtual void close() noexcept = 0;
+};
+
+// Connects to one address, trying every address the name resolves to (IPv4
+// and IPv6) within the timeout (0: none).
+result<std::unique_ptr<stream>> connect_tcp(const std::string& host, std::uint16_t port,
+                                            std::chrono::milliseconds timeout);
+result<std::unique_ptr<stream>> connect_unix(const std::string& path,
+                                             std::chrono::milliseconds timeout);
+
+}  // namespace cdk
