@@ -1,0 +1,110 @@
+#include "cdk/protocol/frame.h"
+
+#include <limits>
+
+namespace cdk::protocol {
+namespace {
+
+constexpr std::size_t length_size = 4;
+
+void put_le32(char* p, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+std::uint32_t get_le32(const char* p) {
+  std::uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(p[i]);
+  return v;
+}
+
+} // namespace
+
+error bad_frame_length(std::uint64_t length, std::uint64_t max_size) {
+  if (length == 0)
+    return error::connection(client_errc::malformed_packet,
+                             "malformed X Protocol frame: length 0 (the length must count the "
+                             "type byte)");
+  return error::connection(client_errc::malformed_packet,
+                           "X Protocol frame of " + std::to_string(length) +
+                               " bytes exceeds the maximum message size of " +
+                               std::to_string(max_size) + " bytes");
+}
+
+void append_frame(std::string& out, std::uint8_t type, std::string_view payload) {
+  const std::size_t at = begin_frame(out, type);
+  out.append(payload);
+  // A payload over 4 GiB can't come from a caller of this function in
+  // practice; end_frame's check still applies.
+  (void)end_frame(out, at);
+}
+
+std::size_t begin_frame(std::string& out, std::uint8_t type) {
+  const std::size_t at = out.size();
+  out.append(length_size, '\0');
+  out.push_back(static_cast<char>(type));
+  return at;
+}
+
+status end_frame(std::string& out, std::size_t header_offset) {
+  const std::size_t length = out.size() - header_offset - length_size;
+  if (length > std::numeric_limits<std::uint32_t>::max()) {
+    out.resize(header_offset);
+    return error::client(client_errc::usage, "message of " + std::to_string(length) +
+                                                 " bytes is too large for an X Protocol frame");
+  }
+  put_le32(&out[header_offset], static_cast<std::uint32_t>(length));
+  return ok();
+}
+
+status frame_decoder::feed(std::string_view bytes) {
+  if (m_failed) return *m_failed;
+  m_buf.append(bytes);
+  return check_header();
+}
+
+// Validates every length prefix that is complete and not yet checked, so an
+// oversized frame fails as soon as its 4 length bytes arrive.
+status frame_decoder::check_header() {
+  while (m_buf.size() - m_checked >= length_size) {
+    const std::uint32_t length = get_le32(m_buf.data() + m_checked);
+    if (length == 0 || length > m_max_size) {
+      m_failed = bad_frame_length(length, m_max_size);
+      m_buf.clear();
+      m_buf.shrink_to_fit();
+      m_pos = m_checked = 0;
+      return *m_failed;
+    }
+    if (m_buf.size() - m_checked < length_size + length) break;
+    m_checked += length_size + length;
+  }
+  return ok();
+}
+
+std::optional<frame> frame_decoder::next() {
+  if (m_failed || m_checked == m_pos) return std::nullopt; // no complete frame
+  const std::uint32_t length = get_le32(m_buf.data() + m_pos);
+  frame f;
+  f.type = static_cast<std::uint8_t>(m_buf[m_pos + length_size]);
+  f.payload.assign(m_buf, m_pos + frame_header_size, length - 1);
+  m_pos += length_size + length;
+  // Drop consumed bytes when that is cheap (all consumed) or worth it.
+  if (m_pos == m_buf.size()) {
+    m_buf.clear();
+    m_pos = m_checked = 0;
+  } else if (m_pos >= 65536 && m_pos >= m_buf.size() / 2) {
+    m_buf.erase(0, m_pos);
+    m_checked -= m_pos;
+    m_pos = 0;
+  }
+  return f;
+}
+
+std::size_t frame_decoder::bytes_wanted() const noexcept {
+  if (m_failed) return 0;
+  if (m_checked > m_pos) return 0; // a complete frame is waiting
+  const std::size_t have = m_buf.size() - m_checked;
+  if (have < length_size) return frame_header_size - have;
+  return length_size + get_le32(m_buf.data() + m_checked) - have;
+}
+
+} // namespace cdk::protocol
