@@ -1,0 +1,190 @@
+#include "cdk/json/id_scan.h"
+
+#include <gtest/gtest.h>
+#include <string>
+
+namespace {
+
+using cdk::json::id_scan_status;
+using cdk::json::scan_for_id;
+using cdk::json::scan_mode;
+using cdk::json::value_type;
+
+struct has_id_case {
+  const char* name;
+  std::string doc;
+  value_type type;
+  std::string raw; // expected raw text of the `_id` value
+};
+
+class HasId : public testing::TestWithParam<has_id_case> {};
+
+TEST_P(HasId, FindsTopLevelIdInBothModes) {
+  const auto& c = GetParam();
+  for (scan_mode mode : {scan_mode::validate, scan_mode::stop_at_id}) {
+    const auto scan = scan_for_id(c.doc, mode);
+    ASSERT_EQ(scan.status, id_scan_status::has_id) << c.doc;
+    EXPECT_EQ(scan.type, c.type) << c.doc;
+    EXPECT_EQ(scan.raw_id(c.doc), c.raw) << c.doc;
+    EXPECT_FALSE(scan.duplicate_id);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, HasId,
+    testing::Values(
+        has_id_case{"string_first", R"({"_id":"abc","a":1})", value_type::string, R"("abc")"},
+        has_id_case{"string_last", R"({"a":{"b":[1,2]},"_id":"x"})", value_type::string, R"("x")"},
+        has_id_case{"spaces", "  {\n \"_id\" \t:\r\n \"a b\" , \"c\":2}", value_type::string,
+                    R"("a b")"},
+        has_id_case{"null", R"({"_id":null})", value_type::null, "null"},
+        has_id_case{"number", R"({"_id":-12.5e3})", value_type::number, "-12.5e3"},
+        has_id_case{"integer", R"({"x":0,"_id":42})", value_type::number, "42"},
+        has_id_case{"boolean", R"({"_id":true})", value_type::boolean, "true"},
+        has_id_case{"object", R"({"_id":{"a":{"_id":1}},"b":2})", value_type::object,
+                    R"({"a":{"_id":1}})"},
+        has_id_case{"array", R"({"_id":[1,[2]]})", value_type::array, "[1,[2]]"},
+        has_id_case{"escaped_key", R"({"\u005fid":"u"})", value_type::string, R"("u")"},
+        has_id_case{"escaped_key_upper", R"({"\u005F\u0069\u0064":7})", value_type::number, "7"},
+        has_id_case{"escaped_value", R"({"_id":"a\"b\\c"})", value_type::string, R"("a\"b\\c")"},
+        has_id_case{"after_nested_id", R"({"a":{"_id":1},"_id":2})", value_type::number, "2"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(IdScan, NestedIdDoesNotCount) {
+  for (const char* doc :
+       {R"({"a":{"_id":1}})", R"({"a":[{"_id":1}]})", R"({"a":{"b":{"_id":"x"}},"c":[]})",
+        R"({"_idx":1,"_i":2,"id":3})", R"({"_ID":1})", R"({"a":"_id"})", "{}", " { } "}) {
+    EXPECT_EQ(scan_for_id(doc).status, id_scan_status::no_id) << doc;
+    EXPECT_EQ(scan_for_id(doc, scan_mode::stop_at_id).status, id_scan_status::no_id) << doc;
+  }
+}
+
+TEST(IdScan, KeyWithEscapedNulIsNotId) {
+  EXPECT_EQ(scan_for_id(R"({"_id\u0000":1})").status, id_scan_status::no_id);
+}
+
+TEST(IdScan, NonObjectDocuments) {
+  struct {
+    const char* doc;
+    value_type type;
+  } cases[] = {{"[1,2]", value_type::array},     {R"([{"_id":1}])", value_type::array},
+               {"\"text\"", value_type::string}, {"42", value_type::number},
+               {" null", value_type::null},      {"true", value_type::boolean}};
+  for (const auto& c : cases) {
+    const auto scan = scan_for_id(c.doc);
+    EXPECT_EQ(scan.status, id_scan_status::not_object) << c.doc;
+    EXPECT_EQ(scan.type, c.type) << c.doc;
+    EXPECT_FALSE(scan.ok());
+  }
+}
+
+TEST(IdScan, InvalidJsonReportsReasonAndOffset) {
+  struct {
+    std::string doc;
+    std::size_t offset;
+    const char* reason;
+  } cases[] = {
+      {R"({"a" 1})", 5, "Missing a colon after a name of object member."},
+      {R"({"a":1,})", 7, "Missing a name for object member."},
+      {R"({"a":1)", 6, "Missing a comma or '}' after an object member."},
+      {"", 0, "The document is empty."},
+      {"   ", 3, "The document is empty."},
+      {R"({"a":tru})", 8, "Invalid value."}, // where RapidJSON stopped
+      {R"({"a":1} x)", 8, "The document root must not be followed by other values."},
+      {R"({"a":"\x"})", 6, "Invalid escape character in string."}, // the backslash
+      {"{\"a\":\"\xff\"}", 6, "Invalid encoding in string."},
+      {R"({"a":1e400})", 5, "Number too big to be stored in double."},
+  };
+  for (const auto& c : cases) {
+    for (scan_mode mode : {scan_mode::validate, scan_mode::stop_at_id}) {
+      const auto scan = scan_for_id(c.doc, mode);
+      ASSERT_EQ(scan.status, id_scan_status::invalid_json) << c.doc;
+      EXPECT_STREQ(scan.error, c.reason) << c.doc;
+      EXPECT_EQ(scan.error_offset, c.offset) << c.doc;
+    }
+  }
+}
+
+TEST(IdScan, ValidateModeChecksTheTextAfterTheId) {
+  const std::string doc = R"({"_id":"a","b":})";
+  const auto full = scan_for_id(doc);
+  EXPECT_EQ(full.status, id_scan_status::invalid_json);
+  EXPECT_EQ(full.error_offset, doc.size() - 1);
+  // The server's own check stops at `_id`; stop_at_id reproduces that.
+  const auto fast = scan_for_id(doc, scan_mode::stop_at_id);
+  EXPECT_EQ(fast.status, id_scan_status::has_id);
+  EXPECT_EQ(fast.raw_id(doc), R"("a")");
+}
+
+TEST(IdScan, NulByteIsRejected) {
+  const std::string after_root("{}\0{}", 5);
+  auto scan = scan_for_id(after_root);
+  EXPECT_EQ(scan.status, id_scan_status::invalid_json);
+  EXPECT_EQ(scan.error_offset, 2u);
+  const std::string in_string("{\"a\":\"x\0y\"}", 11);
+  EXPECT_EQ(scan_for_id(in_string).status, id_scan_status::invalid_json);
+}
+
+TEST(IdScan, DuplicateTopLevelIdIsFlagged) {
+  const std::string doc = R"({"_id":"first","a":{"_id":0},"_id":"second"})";
+  const auto scan = scan_for_id(doc);
+  ASSERT_EQ(scan.status, id_scan_status::has_id);
+  EXPECT_EQ(scan.raw_id(doc), R"("first")");
+  EXPECT_TRUE(scan.duplicate_id);
+}
+
+std::string nested(std::size_t levels) {
+  std::string doc = "{\"a\":";
+  for (std::size_t i = 1; i < levels; ++i) doc += '[';
+  doc += '1';
+  for (std::size_t i = 1; i < levels; ++i) doc += ']';
+  return doc + '}';
+}
+
+TEST(IdScan, DepthLimitIsMySqls) {
+  EXPECT_EQ(scan_for_id(nested(100)).status, id_scan_status::no_id);
+  const auto scan = scan_for_id(nested(101));
+  EXPECT_EQ(scan.status, id_scan_status::too_deep);
+  EXPECT_EQ(scan.error_offset, 5u + 99u); // the 101st opening bracket
+}
+
+TEST(IdScan, HostileNestingDoesNotCrash) {
+  const std::string doc(10'000'000, '[');
+  EXPECT_EQ(scan_for_id("{\"a\":" + doc).status, id_scan_status::too_deep);
+  EXPECT_EQ(scan_for_id(doc).status, id_scan_status::not_object);
+}
+
+// A 50 MB document: one big string, then many members, `_id` at the very end.
+TEST(IdScan, HugeDocument) {
+  std::string doc = R"({"blob":")" + std::string(20u << 20, 'x') + "\",\"list\":[";
+  while (doc.size() < (50u << 20)) doc += R"({"k":"value","n":123456,"_id":"nested"},)";
+  doc += R"(0],"_id":"last"})";
+  const auto scan = scan_for_id(doc);
+  ASSERT_EQ(scan.status, id_scan_status::has_id);
+  EXPECT_EQ(scan.raw_id(doc), R"("last")");
+  EXPECT_FALSE(scan.duplicate_id);
+
+  doc.resize(doc.size() - 14); // drop `,"_id":"last"}`
+  doc += '}';
+  EXPECT_EQ(scan_for_id(doc).status, id_scan_status::no_id);
+  doc.back() = ',';
+  const auto bad = scan_for_id(doc);
+  EXPECT_EQ(bad.status, id_scan_status::invalid_json);
+  EXPECT_EQ(bad.error_offset, doc.size());
+}
+
+TEST(IdScan, ErrorTextNamesDocumentReasonAndOffset) {
+  const auto scan = scan_for_id(R"({"name" "x"})");
+  EXPECT_EQ(cdk::json::describe_bad_document(3, scan),
+            "Document 3 is not valid JSON: Missing a colon after a name of object member at "
+            "offset 8");
+  const auto err = cdk::json::bad_document_error(0, scan_for_id("[1]"));
+  EXPECT_EQ(err.code, cdk::client_errc::bad_document);
+  EXPECT_EQ(err.origin, cdk::error_origin::client);
+  EXPECT_EQ(err.message, "Document 0 is not a JSON object: it is an array");
+  EXPECT_EQ(cdk::json::describe_bad_document(7, scan_for_id(nested(101))),
+            "Document 7 cannot be stored: JSON nesting deeper than 100 levels (MySQL's limit) at "
+            "offset 104");
+}
+
+} // namespace
