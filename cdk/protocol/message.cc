@@ -16,10 +16,10 @@ status append_message(std::string& out, std::uint8_t type,
   return end_frame(out, at);
 }
 
-error malformed_message(std::string_view what) {
+error malformed_message(std::string_view what, std::string_view problem) {
   return error::connection(client_errc::malformed_packet,
-                           "malformed X Protocol message: " + std::string(what) +
-                               " payload does not parse");
+                           "malformed X Protocol message: " + std::string(what) + " " +
+                               std::string(problem));
 }
 
 error unexpected_message(std::uint8_t got, std::string_view expected) {

@@ -26,8 +26,9 @@ status append_message(std::string& out, T type, const google::protobuf::MessageL
   return append_message(out, type_byte(type), msg);
 }
 
-// A payload that does not parse as the message it should be.
-error malformed_message(std::string_view what);
+// A payload that is not the message it should be: "malformed X Protocol
+// message: <what> <problem>".
+error malformed_message(std::string_view what, std::string_view problem = "payload does not parse");
 
 // Parses payload as M; `what` names the message in the error.
 template <typename M> result<M> parse_payload(std::string_view payload, std::string_view what) {
