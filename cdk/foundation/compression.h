@@ -1,0 +1,65 @@
+// X Protocol compression, algorithm "deflate_stream": one zlib stream per
+// direction for the life of the connection. The sender compresses each
+// Mysqlx.Connection.Compression payload into that stream and ends it with a
+// sync flush (Z_SYNC_FLUSH), so the receiver can inflate the payload at once
+// while the dictionary built by earlier messages keeps helping later ones.
+// The stream uses the zlib format (RFC 1950): its 2-byte header appears once,
+// at the start of the first payload in each direction.
+//
+// Wrapping these in the Compression message (uncompressed_size, payload) and
+// the capability negotiation live in cdk/protocol and cdk/session.
+//
+// Not provided: lz4_message and zstd_stream (no Debian liblz4/libzstd
+// headers in our dependency set); peers must offer deflate_stream.
+#pragma once
+
+#include "cdk/foundation/error.h"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace cdk {
+
+class deflate_stream_compressor {
+public:
+  // level: zlib's 0..9, or -1 for its default (6).
+  explicit deflate_stream_compressor(int level = -1);
+  ~deflate_stream_compressor();
+  deflate_stream_compressor(deflate_stream_compressor&&) noexcept;
+  deflate_stream_compressor& operator=(deflate_stream_compressor&&) noexcept;
+
+  // The compressed form of one message's bytes, sync-flushed. Allocation
+  // failure throws std::bad_alloc, like std::string itself.
+  std::string compress(std::string_view data);
+  // The same, appended to out.
+  void compress_append(std::string_view data, std::string& out);
+
+private:
+  struct impl;
+  std::unique_ptr<impl> m_impl;
+};
+
+class deflate_stream_decompressor {
+public:
+  deflate_stream_decompressor();
+  ~deflate_stream_decompressor();
+  deflate_stream_decompressor(deflate_stream_decompressor&&) noexcept;
+  deflate_stream_decompressor& operator=(deflate_stream_decompressor&&) noexcept;
+
+  // Inflates one payload, which must produce exactly expected_size bytes.
+  // expected_size comes from the network, so it is checked against max_size
+  // before anything is allocated, and output never grows past it: a payload
+  // that would inflate further is an error, not a larger buffer.
+  // Errors are client_errc::compression and fatal: after one, the stream
+  // state is unknown and every later call fails too.
+  result<std::string> decompress(std::string_view input, std::size_t expected_size,
+                                 std::size_t max_size);
+
+private:
+  struct impl;
+  std::unique_ptr<impl> m_impl;
+};
+
+} // namespace cdk

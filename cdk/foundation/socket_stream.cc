@@ -1,0 +1,115 @@
+#include "cdk/foundation/socket_stream.h"
+
+#include "cdk/foundation/tls_server.h"
+#include "cdk/foundation/tls_session.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/socket.h>
+
+namespace cdk {
+
+error lost_connection_error(const std::string& peer, std::string_view why) {
+  std::string msg = "Lost connection to " + peer + " (";
+  msg.append(why.data(), why.size());
+  msg += ")";
+  return error::connection(client_errc::lost_connection, std::move(msg));
+}
+
+socket_stream::socket_stream(unique_fd fd, bool local, std::string peer)
+    : m_fd(std::move(fd)), m_local(local), m_peer(std::move(peer)), m_buf(read_buffer_size) {}
+
+socket_stream::~socket_stream() {
+  close();
+}
+
+error socket_stream::closed_error() const {
+  return lost_connection_error(m_peer, "the connection was closed");
+}
+
+status socket_stream::write(std::string_view bytes) {
+  if (!m_fd.valid()) return closed_error();
+  if (m_tls) return m_tls->write(bytes);
+  while (!bytes.empty()) {
+    // MSG_NOSIGNAL: a peer that went away is EPIPE here, never SIGPIPE.
+    ssize_t rc = ::send(m_fd.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (rc < 0) {
+      if (errno == EINTR) continue;
+      return lost_connection_error(m_peer, errno_text(errno));
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(rc));
+  }
+  return ok();
+}
+
+result<std::size_t> socket_stream::fill(char* dst, std::size_t n) {
+  if (!m_fd.valid()) return closed_error();
+  if (m_tls) return m_tls->read(dst, n);
+  for (;;) {
+    ssize_t rc = ::recv(m_fd.get(), dst, n, 0);
+    if (rc > 0) return static_cast<std::size_t>(rc);
+    if (rc == 0) return lost_connection_error(m_peer, "connection closed by peer");
+    if (errno != EINTR) return lost_connection_error(m_peer, errno_text(errno));
+  }
+}
+
+result<std::size_t> socket_stream::read_some(char* buf, std::size_t n) {
+  if (n == 0) return std::size_t{0};
+  if (m_pos == m_end) {
+    // A large read goes straight to the caller's buffer: no extra copy.
+    if (n >= m_buf.size()) return fill(buf, n);
+    auto got = fill(m_buf.data(), m_buf.size());
+    if (!got) return std::move(got).err();
+    m_pos = 0;
+    m_end = got.value();
+  }
+  std::size_t take = std::min(n, m_end - m_pos);
+  std::memcpy(buf, m_buf.data() + m_pos, take);
+  m_pos += take;
+  return take;
+}
+
+status socket_stream::upgrade(result<std::unique_ptr<tls_session>> session) {
+  if (!session) return std::move(session).err();
+  m_tls = std::move(session).value();
+  m_pos = m_end = 0; // the buffered bytes were handed to the handshake
+  return ok();
+}
+
+status socket_stream::start_tls(const tls_options& opts, std::string_view host) {
+  if (!m_fd.valid()) return closed_error();
+  if (m_tls) return error::client(client_errc::usage, "TLS is already active on this connection");
+  auto ctx = make_client_ctx(opts, host);
+  if (!ctx) return std::move(ctx).err();
+  std::string_view pending(m_buf.data() + m_pos, m_end - m_pos);
+  return upgrade(tls_session::handshake(ctx.value().get(), m_fd.get(), pending,
+                                        tls_session::role::client, host, m_peer));
+}
+
+status socket_stream::accept_tls(const tls_server_context& ctx) {
+  if (!m_fd.valid()) return closed_error();
+  if (m_tls) return error::client(client_errc::usage, "TLS is already active on this connection");
+  std::string_view pending(m_buf.data() + m_pos, m_end - m_pos);
+  return upgrade(tls_session::handshake(ctx.native(), m_fd.get(), pending,
+                                        tls_session::role::server, {}, m_peer));
+}
+
+std::string socket_stream::tls_version() const {
+  return m_tls ? m_tls->version() : "";
+}
+std::string socket_stream::tls_cipher() const {
+  return m_tls ? m_tls->cipher() : "";
+}
+std::string socket_stream::tls_server_name() const {
+  return m_tls ? m_tls->server_name() : "";
+}
+
+void socket_stream::close() noexcept {
+  if (m_tls && m_fd.valid()) m_tls->shutdown();
+  m_tls.reset();
+  m_fd.reset();
+  m_pos = m_end = 0;
+}
+
+} // namespace cdk
