@@ -1,0 +1,371 @@
+// Option rules. Each rule taken from an official connector says where it comes
+// from; rules marked "ours" are this connector's own choices.
+#include "cdk/parser/uri_options.h"
+
+#include "cdk/parser/uri_text.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace cdk {
+namespace {
+
+using namespace uri_text;
+using id_t = uri_option_id;
+
+constexpr std::array<std::string_view, static_cast<std::size_t>(id_t::count_)> k_names = {
+    "ssl-mode",         "ssl-ca",
+    "ssl-capath",       "ssl-crl",
+    "ssl-crlpath",      "tls-versions",
+    "tls-ciphersuites", "auth",
+    "connect-timeout",  "connection-attributes",
+    "compression",      "compression-algorithms",
+    "docid-mode",       "max-message-size"};
+
+template <typename E> struct named {
+  std::string_view name;
+  E value;
+};
+
+// Enumerated values match case-insensitively (Connector/C++ upper-cases
+// ssl-mode and auth before looking them up; Node.js lower-cases ssl-mode).
+template <typename E, std::size_t N>
+bool lookup(std::string_view text, const named<E> (&table)[N], E& out) {
+  for (const auto& entry : table) {
+    if (iequals(text, entry.name)) {
+      out = entry.value;
+      return true;
+    }
+  }
+  return false;
+}
+
+constexpr named<ssl_mode> k_ssl_modes[] = {{"disabled", ssl_mode::disabled},
+                                           {"required", ssl_mode::required},
+                                           {"verify_ca", ssl_mode::verify_ca},
+                                           {"verify_identity", ssl_mode::verify_identity}};
+// Connector/C++ also knows EXTERNAL, "currently not supported by X Plugin"
+// (common_constants.h); we reject it with its own message.
+constexpr named<auth_method> k_auths[] = {{"plain", auth_method::plain},
+                                          {"mysql41", auth_method::mysql41},
+                                          {"sha256_memory", auth_method::sha256_memory}};
+constexpr named<compression_mode> k_compressions[] = {{"disabled", compression_mode::disabled},
+                                                      {"preferred", compression_mode::preferred},
+                                                      {"required", compression_mode::required}};
+constexpr named<docid_mode> k_docids[] = {{"auto", docid_mode::auto_select},
+                                          {"server", docid_mode::server},
+                                          {"client", docid_mode::client}};
+// Aliases as documented for Connector/J's xdevapi.compression-algorithms.
+constexpr named<std::string_view> k_algorithms[] = {{"zstd_stream", "zstd_stream"},
+                                                    {"lz4_message", "lz4_message"},
+                                                    {"deflate_stream", "deflate_stream"},
+                                                    {"zstd", "zstd_stream"},
+                                                    {"lz4", "lz4_message"},
+                                                    {"deflate", "deflate_stream"}};
+
+std::string opt_name(id_t id) {
+  return "option '" + std::string(uri_option_name(id)) + "'";
+}
+
+std::size_t utf8_length(std::string_view s) noexcept {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return n;
+}
+
+// Decimal digits only: no sign, no spaces, no hex; bounded by `max`.
+bool parse_number(std::string_view text, std::uint64_t max, std::uint64_t& out) {
+  if (text.empty() || text.size() > 20) return false;
+  std::uint64_t v = 0;
+  for (char c : text) {
+    if (!is_digit(c)) return false;
+    const auto d = static_cast<std::uint64_t>(c - '0');
+    if (v > (max - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  out = v;
+  return true;
+}
+
+std::vector<std::string> split_commas(const std::string& value) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = value.find(',', start);
+    out.push_back(value.substr(start, comma - start));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+} // namespace
+
+std::string_view uri_option_name(uri_option_id id) noexcept {
+  return k_names[static_cast<std::size_t>(id)];
+}
+
+status connect_options_builder::set_hosts(const std::vector<uri_endpoint>& hosts, bool dns_srv) {
+  if (hosts.empty()) return option_error("no host given");
+  std::size_t with_priority = 0;
+  for (const uri_endpoint& ep : hosts) {
+    if (!ep.priority) continue;
+    ++with_priority;
+    // Connector/C++ Setter PRIORITY: "a number between 0 and 100".
+    if (*ep.priority < 0 || *ep.priority > 100) {
+      return option_error("priority out of range (0..100) for the host at position " +
+                          std::to_string(ep.pos));
+    }
+  }
+  // Connector/C++ ("PRIORITY not set for all hosts in a multi-host settings")
+  // and Node.js parseAddressList.js: all hosts have a priority, or none.
+  if (with_priority != 0 && with_priority != hosts.size()) {
+    return option_error("either every host in the list has a priority or none does");
+  }
+  if (dns_srv) {
+    // Connector/C++ Setter::commit() and Node.js ERR_SRV_LOOKUP_*.
+    const uri_endpoint& ep = hosts.front();
+    if (hosts.size() > 1) {
+      return option_error("mysqlx+srv:// takes exactly one host name, not a list of " +
+                          std::to_string(hosts.size()));
+    }
+    if (!ep.socket.empty()) return option_error("mysqlx+srv:// cannot be used with a Unix socket");
+    if (ep.port) return option_error("mysqlx+srv:// takes no port number: DNS SRV gives it");
+    if (ep.priority) return option_error("mysqlx+srv:// takes no priority: DNS SRV gives it");
+  }
+  m_opts.dns_srv = dns_srv;
+  m_opts.hosts.clear();
+  m_opts.hosts.reserve(hosts.size());
+  for (const uri_endpoint& ep : hosts) {
+    host_address a;
+    a.host = ep.host;
+    a.port = ep.port.value_or(a.port);
+    a.socket = ep.socket;
+    a.priority = ep.priority;
+    m_opts.hosts.push_back(std::move(a));
+  }
+  if (with_priority != 0) {
+    std::stable_sort(
+        m_opts.hosts.begin(), m_opts.hosts.end(),
+        [](const host_address& x, const host_address& y) { return *x.priority > *y.priority; });
+  }
+  return ok();
+}
+
+status connect_options_builder::set_option(const uri_option& opt) {
+  std::size_t index = 0;
+  while (index < k_names.size() && !iequals(opt.name, k_names[index])) ++index;
+  if (index == k_names.size()) {
+    return option_error("unknown option " + quote(opt.name, m_secret));
+  }
+  const auto id = static_cast<id_t>(index);
+  // Duplicates: "Each parameter, if specified, can be given only once" (MySQL
+  // manual, connecting using URI-like strings); Connector/C++ "Option ...
+  // defined twice"; Node.js "Duplicate options".
+  if (seen(id)) return option_error(opt_name(id) + " is given more than once");
+  m_seen |= 1u << index;
+  if (!opt.has_value) {
+    // Connector/C++ Setter::key_val(key): only connection-attributes may stand
+    // alone (meaning "true"); every other option "requires a value".
+    if (id == id_t::connection_attributes) return ok();
+    return option_error(opt_name(id) + " needs a value");
+  }
+  return apply(id, opt);
+}
+
+status connect_options_builder::apply(id_t id, const uri_option& opt) {
+  switch (id) {
+  case id_t::connection_attributes:
+    return set_attributes(opt);
+  case id_t::tls_versions:
+  case id_t::tls_ciphersuites:
+  case id_t::compression_algorithms:
+    // Connector/C++ takes a comma-separated string as well as a [list].
+    return set_list(id, opt.is_list ? opt.values : split_commas(opt.values.front()));
+  default:
+    break;
+  }
+  if (opt.is_list) return option_error(opt_name(id) + " takes a single value, not a [list]");
+  const std::string& v = opt.values.front();
+  auto bad = [&](std::string_view expected) -> status {
+    return option_error(opt_name(id) + ": invalid value " + quote(v, m_secret) + " (expected " +
+                        std::string(expected) + ")");
+  };
+  std::uint64_t n = 0;
+  switch (id) {
+  case id_t::ssl_mode:
+    if (!lookup(v, k_ssl_modes, m_opts.tls.mode))
+      return bad("disabled, required, verify_ca or verify_identity");
+    return ok();
+  case id_t::ssl_ca:
+  case id_t::ssl_capath:
+  case id_t::ssl_crl:
+  case id_t::ssl_crlpath: {
+    if (v.empty()) return bad("a file or directory path");
+    std::string* field[] = {&m_opts.tls.ca, &m_opts.tls.capath, &m_opts.tls.crl,
+                            &m_opts.tls.crlpath};
+    *field[static_cast<int>(id) - static_cast<int>(id_t::ssl_ca)] = v;
+    return ok();
+  }
+  case id_t::auth:
+    if (iequals(v, "external")) {
+      return option_error(opt_name(id) + ": EXTERNAL authentication is not supported");
+    }
+    if (!lookup(v, k_auths, m_opts.auth)) return bad("PLAIN, MYSQL41 or SHA256_MEMORY");
+    return ok();
+  case id_t::connect_timeout:
+    // Node.js: "a positive integer (including 0)"; Connector/C++ rejects
+    // negative and non-integer text. Milliseconds; 0 waits forever.
+    if (!parse_number(v, max_connect_timeout_ms, n)) {
+      return bad("a whole number of milliseconds, 0.." + std::to_string(max_connect_timeout_ms));
+    }
+    m_opts.connect_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(n));
+    return ok();
+  case id_t::compression:
+    if (!lookup(v, k_compressions, m_opts.compression))
+      return bad("disabled, preferred or required");
+    return ok();
+  case id_t::docid_mode: // ours
+    if (!lookup(v, k_docids, m_opts.docids)) return bad("auto, server or client");
+    return ok();
+  case id_t::max_message_size: // ours
+    if (!parse_number(v, max_message_size_limit, n) || n == 0) {
+      return bad("a whole number of bytes, 1.." + std::to_string(max_message_size_limit));
+    }
+    m_opts.max_message_size = n;
+    return ok();
+  default:
+    return option_error(opt_name(id) + " is not handled"); // unreachable: every id has a case
+  }
+}
+
+// Connector/C++ Setter::key_val: "true"/"false" (any case), a bare name or an
+// empty value mean the default attributes are sent; a [k=v,...] list adds the
+// user's own; empty list items are skipped; names must not start with '_'.
+// Name and value lengths follow performance_schema.session_connect_attrs.
+status connect_options_builder::set_attributes(const uri_option& opt) {
+  if (!opt.is_list) {
+    const std::string& v = opt.values.front();
+    if (v.empty() || iequals(v, "true")) {
+      m_opts.send_connection_attributes = true;
+    } else if (iequals(v, "false")) {
+      m_opts.send_connection_attributes = false;
+    } else {
+      return option_error("option 'connection-attributes': invalid value " + quote(v, m_secret) +
+                          " (expected true, false or a list [name=value,...])");
+    }
+    return ok();
+  }
+  m_opts.send_connection_attributes = true;
+  auto& attrs = m_opts.connection_attributes;
+  for (const std::string& item : opt.values) {
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    std::string name = item.substr(0, eq);
+    std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
+    const std::string what = "option 'connection-attributes': attribute " + quote(name, m_secret);
+    if (name.empty()) {
+      return option_error("option 'connection-attributes': an attribute has no name");
+    }
+    if (name[0] == '_') return option_error(what + ": names starting with '_' are reserved");
+    if (utf8_length(name) > max_attribute_name) {
+      return option_error(what + ": name longer than " + std::to_string(max_attribute_name) +
+                          " characters");
+    }
+    if (utf8_length(value) > max_attribute_value) {
+      return option_error(what + ": value longer than " + std::to_string(max_attribute_value) +
+                          " characters");
+    }
+    for (const auto& kv : attrs) {
+      if (kv.first == name) return option_error(what + " is given more than once");
+    }
+    attrs.emplace_back(std::move(name), std::move(value));
+  }
+  return ok();
+}
+
+status connect_options_builder::set_list(id_t id, const std::vector<std::string>& values) {
+  std::vector<std::string> out;
+  out.reserve(values.size());
+  for (const std::string& v : values) {
+    auto bad = [&](std::string_view why) -> status {
+      return option_error(opt_name(id) + ": " + quote(v, m_secret) + " " + std::string(why));
+    };
+    std::string item;
+    if (id == id_t::tls_versions) {
+      // Only TLSv1.2 and TLSv1.3: Node.js (ERR_TLS_LIST_CONTAINS_INVALID_VERSION),
+      // Python ("TLSv1 and TLSv1.1 are no longer allowed"), MySQL 8.0.28+.
+      if (iequals(v, "tlsv1.2") || iequals(v, "tlsv1.3")) {
+        item = "TLSv1." + std::string(1, v.back());
+      } else if (iequals(v, "tlsv1") || iequals(v, "tlsv1.1") || iequals(v, "tlsv1.0")) {
+        return bad("is not allowed: TLS versions before 1.2 are insecure (use TLSv1.2 or TLSv1.3)");
+      } else {
+        return bad("is not a valid TLS version (expected TLSv1.2 or TLSv1.3)");
+      }
+    } else if (id == id_t::tls_ciphersuites) {
+      const bool ok_name = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+        return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+               c == '-';
+      });
+      if (!ok_name) return bad("is not a cipher suite name (letters, digits, '_' and '-')");
+      item = v;
+    } else {
+      std::string_view canonical;
+      if (!lookup(v, k_algorithms, canonical)) {
+        return bad("is not a known algorithm (expected zstd_stream, lz4_message, deflate_stream "
+                   "or the aliases zstd, lz4, deflate)");
+      }
+      item = std::string(canonical);
+    }
+    // Python connector: "The '...' list must not contain repeated values".
+    if (std::find(out.begin(), out.end(), item) != out.end()) return bad("is listed twice");
+    out.push_back(std::move(item));
+  }
+  if (out.empty() && id != id_t::compression_algorithms) {
+    // Node.js: "No supported TLS protocol version found in the provided list",
+    // "No valid ciphersuite found in the provided list".
+    return option_error(opt_name(id) + ": the list is empty");
+  }
+  if (id == id_t::tls_versions)
+    m_opts.tls.versions = std::move(out);
+  else if (id == id_t::tls_ciphersuites)
+    m_opts.tls.ciphersuites = std::move(out);
+  else {
+    // Connector/J: an explicitly empty algorithm list disables compression.
+    m_empty_algorithms = out.empty();
+    m_opts.compression_algorithms = std::move(out);
+  }
+  return ok();
+}
+
+status connect_options_builder::finish() {
+  const bool mode_given = seen(id_t::ssl_mode);
+  const ssl_mode mode = m_opts.tls.mode;
+  for (id_t id : {id_t::ssl_ca, id_t::ssl_capath}) {
+    if (!seen(id)) continue;
+    // Connector/C++ (SessionOption docs): "SSL_CA requires SSL_MODE VERIFY_CA
+    // or VERIFY_IDENTITY; if SSL_MODE is not given, SSL_CA implies VERIFY_CA".
+    // We treat ssl-capath, the other way to name trusted CAs, the same.
+    if (!mode_given) {
+      m_opts.tls.mode = ssl_mode::verify_ca;
+    } else if (mode != ssl_mode::verify_ca && mode != ssl_mode::verify_identity) {
+      return option_error(opt_name(id) + " requires ssl-mode=verify_ca or verify_identity");
+    }
+  }
+  if (mode_given && mode == ssl_mode::disabled) {
+    // Node.js ERR_TLS_DISABLED_WITH_OPTIONS: "Additional TLS options cannot be
+    // specified when TLS is disabled"; the PHP connector says the same.
+    for (id_t id : {id_t::ssl_crl, id_t::ssl_crlpath, id_t::tls_versions, id_t::tls_ciphersuites}) {
+      if (seen(id)) return option_error(opt_name(id) + " cannot be used with ssl-mode=disabled");
+    }
+  }
+  if (m_empty_algorithms) {
+    if (seen(id_t::compression) && m_opts.compression == compression_mode::required) {
+      return option_error("compression=required contradicts an empty compression-algorithms list");
+    }
+    m_opts.compression = compression_mode::disabled;
+  }
+  return ok();
+}
+
+} // namespace cdk

@@ -1,0 +1,81 @@
+// The option rules of a connection string, usable without a URI: the DevAPI's
+// SessionSettings feeds options one at a time through the same checks.
+//
+//   connect_options_builder b(password);
+//   b.set_hosts(...);  b.set_option(...) ...;  b.finish();  b.take();
+//
+// set_option() checks one option (name, value, duplicates); finish() checks
+// the rules that involve several options and applies implied defaults.
+#pragma once
+
+#include "cdk/foundation/error.h"
+#include "cdk/foundation/options.h"
+#include "cdk/parser/uri_parser.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace cdk {
+
+// Option names accepted in the query part (lower case; matching ignores case).
+enum class uri_option_id : std::uint8_t {
+  ssl_mode,
+  ssl_ca,
+  ssl_capath,
+  ssl_crl,
+  ssl_crlpath,
+  tls_versions,
+  tls_ciphersuites,
+  auth,
+  connect_timeout,
+  connection_attributes,
+  compression,
+  compression_algorithms,
+  docid_mode,
+  max_message_size,
+  count_
+};
+
+std::string_view uri_option_name(uri_option_id id) noexcept;
+
+// Limits, with where they come from.
+inline constexpr std::size_t max_attribute_name = 32;    // performance_schema ATTR_NAME
+inline constexpr std::size_t max_attribute_value = 1024; // performance_schema ATTR_VALUE
+// Largest timeout whose deadline still fits a nanosecond steady_clock.
+inline constexpr std::uint64_t max_connect_timeout_ms = 9'223'372'036'854ull;
+// An X Protocol frame length is a 32-bit field.
+inline constexpr std::uint64_t max_message_size_limit = 0xffffffffull;
+
+class connect_options_builder {
+public:
+  // `secret` is the password: no error message quotes a value containing it.
+  // It must outlive the builder.
+  explicit connect_options_builder(std::string_view secret = {}) : m_secret(secret) {}
+
+  // Host rules: priorities 0..100, all or none; mysqlx+srv takes exactly one
+  // host name, no port, no socket, no priority. Hosts with priorities are
+  // ordered highest first (stable for equal priorities).
+  status set_hosts(const std::vector<uri_endpoint>& hosts, bool dns_srv);
+
+  // One option; `opt.name` is matched case-insensitively.
+  status set_option(const uri_option& opt);
+
+  // Rules across options; call once, after the last set_option().
+  status finish();
+
+  connect_options take() { return std::move(m_opts); }
+
+private:
+  connect_options m_opts;
+  std::string_view m_secret;
+  std::uint32_t m_seen = 0; // bit per uri_option_id
+  bool m_empty_algorithms = false;
+
+  bool seen(uri_option_id id) const noexcept { return (m_seen >> static_cast<unsigned>(id)) & 1u; }
+  status apply(uri_option_id id, const uri_option& opt);
+  status set_attributes(const uri_option& opt);
+  status set_list(uri_option_id id, const std::vector<std::string>& values);
+};
+
+} // namespace cdk
