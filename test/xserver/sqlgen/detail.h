@@ -1,0 +1,137 @@
+// Internals of sqlgen, shared by its .cc files only.
+//
+// Rendering recurses through arbitrarily nested expressions and stops at the
+// first invalid part, so internally an error is thrown (sql_error) and turned
+// into a cdk::error once, at the API boundary (guarded()).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "test/xserver/sqlgen/sqlgen.h"
+
+namespace xserver::sqlgen::detail {
+
+// X Plugin error numbers (plugin/x/src/xpl_error.h, mysqlx_error.h).
+namespace xerr {
+inline constexpr std::uint32_t bad_message = 5000;
+inline constexpr std::uint32_t invalid_argument = 5012;
+inline constexpr std::uint32_t missing_argument = 5013;
+inline constexpr std::uint32_t bad_insert_data = 5014;
+inline constexpr std::uint32_t bad_update_data = 5050;
+inline constexpr std::uint32_t bad_type_of_update = 5051;
+inline constexpr std::uint32_t bad_column_to_update = 5052;
+inline constexpr std::uint32_t bad_member_to_update = 5053;
+inline constexpr std::uint32_t bad_table = 5113;
+inline constexpr std::uint32_t bad_projection = 5114;
+inline constexpr std::uint32_t proj_bad_key_name = 5120;
+inline constexpr std::uint32_t expr_bad_operator = 5150;
+inline constexpr std::uint32_t expr_bad_num_args = 5151;
+inline constexpr std::uint32_t expr_missing_arg = 5152;
+inline constexpr std::uint32_t expr_bad_type_value = 5153;
+inline constexpr std::uint32_t expr_bad_value = 5154;
+inline constexpr std::uint32_t bad_locking = 5169;
+}  // namespace xerr
+
+struct sql_error {
+  std::uint32_t code;
+  std::string message;
+};
+
+[[noreturn]] void fail(std::uint32_t code, std::string message);
+
+// Runs fn (which appends SQL to its argument) and turns a sql_error into the
+// cdk::error the API returns.
+template <typename Fn> cdk::result<std::string> guarded(Fn&& fn) {
+  std::string sql;
+  try {
+    fn(sql);
+  } catch (const sql_error& e) {
+    return cdk::error{e.code, "HY000", e.message, cdk::error_origin::server, false};
+  }
+  return sql;
+}
+
+// ---- text helpers (quote.cc)
+void append_string(std::string& out, std::string_view text);      // 'text'
+void append_identifier(std::string& out, std::string_view name);  // `name`
+void append_identifier_if_needed(std::string& out, std::string_view name);
+std::string json_member(std::string_view name);  // a, or "a b" (JSON-quoted)
+std::string number_text(double v);
+std::string number_text(float v);
+std::string upper(std::string_view s);
+
+// ---- builtin function names (functions.cc)
+bool is_native_function(std::string_view name);
+bool is_json_function(std::string_view name);         // takes or returns JSON
+bool is_json_result_function(std::string_view name);  // returns JSON
+
+using Expr = Mysqlx::Expr::Expr;
+using Scalar = Mysqlx::Datatypes::Scalar;
+using Operator = Mysqlx::Expr::Operator;
+using Doc_path = google::protobuf::RepeatedPtrField<Mysqlx::Expr::DocumentPathItem>;
+
+// Appends the SQL of expressions to one string. Mirrors the X Plugin's
+// Expression_generator; each method documents where MariaDB needs other SQL.
+class expr_writer {
+public:
+  expr_writer(const expr_context& ctx, std::string& out) : m_ctx(ctx), m_out(out) {}
+
+  void expr(const Expr& e);
+  // Doc paths as plain SQL text (JSON_UNQUOTE), used where the X Plugin
+  // compares or passes values to non-JSON functions.
+  void unquoted(const Expr& e);
+  void scalar(const Scalar& s);
+  // A scalar as JSON text for JSON_CONTAINS / JSON_OVERLAPS.
+  void json_literal(const Scalar& s);
+  // cont_in / overlaps operands: JSON-valued expressions only.
+  void json_only(const Expr& e, std::string_view op_name);
+  void path(const Doc_path& p);
+  void column(const Mysqlx::Expr::ColumnIdentifier& c);
+  void op(const Operator& o);  // operators.cc
+
+  // The scalar a literal or a bound placeholder stands for, or nullptr.
+  const Scalar* literal_of(const Expr& e) const;
+  // e rendered on its own (for SQL that repeats an operand).
+  std::string text(const Expr& e) const;
+  std::string unquoted_text(const Expr& e) const;
+
+  const expr_context& ctx() const { return m_ctx; }
+  std::string& out() { return m_out; }
+  void put(std::string_view s) { m_out.append(s); }
+
+private:
+  void function(const Mysqlx::Expr::FunctionCall& f);
+  void object(const Mysqlx::Expr::Object& o);
+  void placeholder(std::uint32_t pos);
+  void octets(const Scalar::Octets& o);
+
+  const expr_context& m_ctx;
+  std::string& m_out;
+};
+
+bool is_doc_path(const Expr& e);  // an identifier with a document path
+bool is_id_path(const Expr& e);   // exactly `$._id`
+
+// ---- MariaDB JSON comparison and sorting (json_compare.cc)
+// Writes `a <op> b` with MySQL's JSON comparison rules when an operand is a
+// document path; returns false (writing nothing) when plain SQL already agrees.
+bool write_json_compare(expr_writer& w, const Operator& o, std::string_view sql_op);
+// ORDER BY item for e, one key or three for a document path.
+void write_order_key(expr_writer& w, const Expr& e, bool desc);
+
+// ---- clauses shared by the statements (crud_common.cc)
+void write_collection(std::string& out, const Mysqlx::Crud::Collection& c);
+void write_filter(expr_writer& w, const Expr& criteria);
+void write_order(expr_writer& w, const google::protobuf::RepeatedPtrField<Mysqlx::Crud::Order>& o);
+[[noreturn]] void missing_field(std::string_view field);
+
+void write_limit_impl(expr_writer& w, const Mysqlx::Crud::Limit* limit,
+                      const Mysqlx::Crud::LimitExpr* limit_expr, bool no_offset);
+template <typename Msg> void write_limit(expr_writer& w, const Msg& msg, bool no_offset) {
+  write_limit_impl(w, msg.has_limit() ? &msg.limit() : nullptr,
+                   msg.has_limit_expr() ? &msg.limit_expr() : nullptr, no_offset);
+}
+
+}  // namespace xserver::sqlgen::detail

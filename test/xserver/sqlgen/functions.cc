@@ -1,0 +1,110 @@
+// Builtin function names. The X Plugin prefixes a call of any other function
+// with the collection's schema (a stored function), and passes document paths
+// to non-JSON functions unquoted. The lists are MySQL's builtins plus the
+// MariaDB ones a client may use on xserverd (JSON_VALUE, JSON_QUERY, ...).
+#include <set>
+
+#include "test/xserver/sqlgen/detail.h"
+
+namespace xserver::sqlgen::detail {
+namespace {
+
+using name_set = std::set<std::string_view>;
+
+const name_set& json_result_functions() {
+  static const name_set names{
+      "JSON_ARRAY",   "JSON_ARRAY_APPEND", "JSON_ARRAY_INSERT",   "JSON_COMPACT",
+      "JSON_DETAILED", "JSON_EXTRACT",     "JSON_INSERT",         "JSON_KEYS",
+      "JSON_LOOSE",   "JSON_MERGE",        "JSON_MERGE_PATCH",    "JSON_MERGE_PRESERVE",
+      "JSON_NORMALIZE", "JSON_OBJECT",     "JSON_PRETTY",         "JSON_QUERY",
+      "JSON_QUOTE",   "JSON_REMOVE",       "JSON_REPLACE",        "JSON_SEARCH",
+      "JSON_SET",     "JSON_ARRAYAGG",     "JSON_OBJECTAGG",      "JSON_ARRAY_INTERSECT",
+      "JSON_OBJECT_FILTER_KEYS", "JSON_OBJECT_TO_ARRAY"};
+  return names;
+}
+
+const name_set& json_argument_functions() {
+  static const name_set names{"JSON_CONTAINS", "JSON_CONTAINS_PATH", "JSON_DEPTH",
+                              "JSON_EQUALS",   "JSON_EXISTS",        "JSON_LENGTH",
+                              "JSON_OVERLAPS", "JSON_SCHEMA_VALID",  "JSON_TYPE",
+                              "JSON_UNQUOTE",  "JSON_VALID",         "JSON_VALUE"};
+  return names;
+}
+
+const name_set& other_functions() {
+  static const name_set names{
+      "ABS", "ACOS", "ADDDATE", "ADDTIME", "AES_DECRYPT", "AES_ENCRYPT", "ANY_VALUE", "AREA",
+      "ASBINARY", "ASCII", "ASIN", "ASTEXT", "ASWKB", "ASWKT", "ATAN", "ATAN2", "AVG",
+      "BENCHMARK", "BIN", "BINARY", "BIT_AND", "BIT_COUNT", "BIT_LENGTH", "BIT_OR", "BIT_XOR",
+      "BUFFER", "CAST", "CEIL", "CEILING", "CENTROID", "CHAR", "CHARACTER_LENGTH", "CHARSET",
+      "CHAR_LENGTH", "CHR", "COALESCE", "COERCIBILITY", "COLLATION", "COMPRESS", "CONCAT",
+      "CONCAT_WS", "CONNECTION_ID", "CONTAINS", "CONV", "CONVERT", "CONVERT_TZ", "CONVEXHULL",
+      "COS", "COT", "COUNT", "CRC32", "CROSSES", "CURDATE", "CURRENT_DATE", "CURRENT_TIME",
+      "CURRENT_TIMESTAMP", "CURRENT_USER", "CURTIME", "DATABASE", "DATE", "DATEDIFF",
+      "DATE_ADD", "DATE_FORMAT", "DATE_SUB", "DAY", "DAYNAME", "DAYOFMONTH", "DAYOFWEEK",
+      "DAYOFYEAR", "DECODE", "DEGREES", "DES_DECRYPT", "DES_ENCRYPT", "DIMENSION", "DISJOINT",
+      "DISTANCE", "DISTINCT", "ELT", "ENCODE", "ENCRYPT", "ENDPOINT", "ENVELOPE", "EQUALS",
+      "EXP", "EXPORT_SET", "EXTERIORRING", "EXTRACT", "EXTRACTVALUE", "FIELD", "FIND_IN_SET",
+      "FLOOR", "FORMAT", "FOUND_ROWS", "FROM_BASE64", "FROM_DAYS", "FROM_UNIXTIME",
+      "GEOMCOLLFROMTEXT", "GEOMCOLLFROMWKB", "GEOMETRYCOLLECTION", "GEOMETRYCOLLECTIONFROMTEXT",
+      "GEOMETRYCOLLECTIONFROMWKB", "GEOMETRYFROMTEXT", "GEOMETRYFROMWKB", "GEOMETRYN",
+      "GEOMETRYTYPE", "GEOMFROMTEXT", "GEOMFROMWKB", "GET_LOCK", "GLENGTH", "GREATEST",
+      "GROUP_CONCAT", "HEX", "HOUR", "IF", "IFNULL", "IN", "INET6_ATON", "INET6_NTOA",
+      "INET_ATON", "INET_NTOA", "INSERT", "INSTR", "INTERIORRINGN", "INTERSECTS", "INTERVAL",
+      "ISCLOSED", "ISEMPTY", "ISNULL", "ISSIMPLE", "IS_FREE_LOCK", "IS_IPV4", "IS_IPV4_COMPAT",
+      "IS_IPV4_MAPPED", "IS_IPV6", "IS_USED_LOCK", "LAST_DAY", "LAST_INSERT_ID", "LCASE",
+      "LEAST", "LEFT", "LENGTH", "LINEFROMTEXT", "LINEFROMWKB", "LINESTRING",
+      "LINESTRINGFROMTEXT", "LINESTRINGFROMWKB", "LN", "LOAD_FILE", "LOCATE", "LOG", "LOG10",
+      "LOG2", "LOWER", "LPAD", "LTRIM", "MAKEDATE", "MAKETIME", "MAKE_SET", "MASTER_POS_WAIT",
+      "MAX", "MBRCONTAINS", "MBRDISJOINT", "MBREQUAL", "MBREQUALS", "MBRINTERSECTS",
+      "MBROVERLAPS", "MBRTOUCHES", "MBRWITHIN", "MD5", "MEDIAN", "MICROSECOND", "MID", "MIN",
+      "MINUTE", "MOD", "MONTH", "MONTHNAME", "MULTILINESTRING", "MULTIPOINT", "MULTIPOLYGON",
+      "NAME_CONST", "NATURAL_SORT_KEY", "NOW", "NULLIF", "NUMGEOMETRIES", "NUMINTERIORRINGS",
+      "NUMPOINTS", "NVL", "NVL2", "OCT", "OCTET_LENGTH", "ORD", "OVERLAPS", "PASSWORD",
+      "PERIOD_ADD", "PERIOD_DIFF", "PI", "POINT", "POINTFROMTEXT", "POINTFROMWKB", "POINTN",
+      "POLYFROMTEXT", "POLYFROMWKB", "POLYGON", "POLYGONFROMTEXT", "POLYGONFROMWKB",
+      "POSITION", "POW", "POWER", "QUARTER", "QUOTE", "RADIANS", "RAND", "RANDOM_BYTES",
+      "REGEXP_INSTR", "REGEXP_REPLACE", "REGEXP_SUBSTR", "RELEASE_ALL_LOCKS", "RELEASE_LOCK",
+      "REPEAT", "REPLACE", "REVERSE", "RIGHT", "ROUND", "ROW_COUNT", "RPAD", "RTRIM", "SECOND",
+      "SEC_TO_TIME", "SESSION_USER", "SFORMAT", "SHA", "SHA1", "SHA2", "SIGN", "SIN", "SLEEP",
+      "SOUNDEX", "SPACE", "SQRT", "SRID", "STARTPOINT", "STD", "STDDEV", "STDDEV_POP",
+      "STDDEV_SAMP", "STRCMP", "STR_TO_DATE", "ST_AREA", "ST_ASBINARY", "ST_ASGEOJSON",
+      "ST_ASTEXT", "ST_ASWKB", "ST_ASWKT", "ST_BUFFER", "ST_CENTROID", "ST_CONTAINS",
+      "ST_CONVEXHULL", "ST_CROSSES", "ST_DIFFERENCE", "ST_DIMENSION", "ST_DISJOINT",
+      "ST_DISTANCE", "ST_DISTANCE_SPHERE", "ST_ENDPOINT", "ST_ENVELOPE", "ST_EQUALS",
+      "ST_EXTERIORRING", "ST_GEOHASH", "ST_GEOMCOLLFROMTEXT", "ST_GEOMCOLLFROMWKB",
+      "ST_GEOMETRYCOLLECTIONFROMTEXT", "ST_GEOMETRYCOLLECTIONFROMWKB", "ST_GEOMETRYFROMTEXT",
+      "ST_GEOMETRYFROMWKB", "ST_GEOMETRYN", "ST_GEOMETRYTYPE", "ST_GEOMFROMGEOJSON",
+      "ST_GEOMFROMTEXT", "ST_GEOMFROMWKB", "ST_INTERIORRINGN", "ST_INTERSECTION",
+      "ST_INTERSECTS", "ST_ISCLOSED", "ST_ISEMPTY", "ST_ISSIMPLE", "ST_ISVALID",
+      "ST_LATFROMGEOHASH", "ST_LENGTH", "ST_LINEFROMTEXT", "ST_LINEFROMWKB",
+      "ST_LONGFROMGEOHASH", "ST_MAKEENVELOPE", "ST_NUMGEOMETRIES", "ST_NUMINTERIORRINGS",
+      "ST_NUMPOINTS", "ST_OVERLAPS", "ST_POINTFROMGEOHASH", "ST_POINTFROMTEXT",
+      "ST_POINTFROMWKB", "ST_POINTN", "ST_POLYFROMTEXT", "ST_POLYFROMWKB", "ST_SIMPLIFY",
+      "ST_SRID", "ST_STARTPOINT", "ST_SYMDIFFERENCE", "ST_TOUCHES", "ST_UNION", "ST_VALIDATE",
+      "ST_WITHIN", "ST_X", "ST_Y", "SUBDATE", "SUBSTR", "SUBSTRING", "SUBSTRING_INDEX",
+      "SUBTIME", "SUM", "SYSDATE", "SYSTEM_USER", "SYS_GUID", "TAN", "TIME", "TIMEDIFF",
+      "TIMESTAMP", "TIMESTAMPADD", "TIMESTAMPDIFF", "TIME_FORMAT", "TIME_TO_SEC", "TOUCHES",
+      "TO_BASE64", "TO_CHAR", "TO_DAYS", "TO_SECONDS", "TRIM", "TRUNCATE", "UCASE",
+      "UNCOMPRESS", "UNCOMPRESSED_LENGTH", "UNHEX", "UNIX_TIMESTAMP", "UPDATEXML", "UPPER",
+      "USER", "UTC_DATE", "UTC_TIME", "UTC_TIMESTAMP", "UUID", "UUID_SHORT", "VARIANCE",
+      "VAR_POP", "VAR_SAMP", "VERSION", "WEEK", "WEEKDAY", "WEEKOFYEAR", "WEIGHT_STRING",
+      "WITHIN", "X", "Y", "YEAR", "YEARWEEK"};
+  return names;
+}
+
+bool in(const name_set& set, std::string_view name) { return set.count(upper(name)) != 0; }
+
+}  // namespace
+
+bool is_json_result_function(std::string_view name) { return in(json_result_functions(), name); }
+
+bool is_json_function(std::string_view name) {
+  return is_json_result_function(name) || in(json_argument_functions(), name);
+}
+
+bool is_native_function(std::string_view name) {
+  return is_json_function(name) || in(other_functions(), name);
+}
+
+}  // namespace xserver::sqlgen::detail

@@ -1,0 +1,183 @@
+// Crud.Update -> UPDATE (X Plugin: update_statement_builder.cc).
+//
+// Document model: consecutive operations of one type share one JSON function,
+// and the functions nest in message order, e.g. [SET a, SET b, REMOVE c] is
+// JSON_REMOVE(JSON_SET(doc,'$.a',..,'$.b',..),'$.c'). 8.0 then restores the
+// original `_id` around it all, so ITEM_MERGE / MERGE_PATCH can't change it.
+#include "test/xserver/sqlgen/detail.h"
+
+namespace xserver::sqlgen {
+namespace detail {
+namespace {
+
+using Mysqlx::Crud::UpdateOperation;
+using Operations = google::protobuf::RepeatedPtrField<UpdateOperation>;
+
+bool is_merge(int op) { return op == UpdateOperation::ITEM_MERGE || op == UpdateOperation::MERGE_PATCH; }
+
+bool is_short_path(const Doc_path& p, std::string_view member) {
+  return p.size() == 1 && p.Get(0).type() == Mysqlx::Expr::DocumentPathItem::MEMBER &&
+         p.Get(0).value() == member;
+}
+
+const Expr& value_of(const UpdateOperation& item) {
+  if (!item.has_value()) missing_field("Mysqlx.Crud.UpdateOperation.value");
+  return item.value();
+}
+
+const char* json_function(int op, bool v57) {
+  switch (op) {
+  case UpdateOperation::ITEM_REMOVE: return "JSON_REMOVE(";
+  case UpdateOperation::ITEM_SET: return "JSON_SET(";
+  case UpdateOperation::ITEM_REPLACE: return "JSON_REPLACE(";
+  case UpdateOperation::ITEM_MERGE: return v57 ? "JSON_MERGE(" : "JSON_MERGE_PRESERVE(";
+  case UpdateOperation::ARRAY_INSERT: return "JSON_ARRAY_INSERT(";
+  case UpdateOperation::ARRAY_APPEND: return "JSON_ARRAY_APPEND(";
+  case UpdateOperation::MERGE_PATCH: return v57 ? nullptr : "JSON_MERGE_PATCH(";
+  default: return nullptr;
+  }
+}
+
+void write_document_item(expr_writer& w, const UpdateOperation& item, bool v57) {
+  const auto& src = item.source();
+  if (src.has_schema_name() || src.has_table_name() || src.has_name())
+    fail(xerr::bad_column_to_update, "Invalid column name to update");
+  const auto& path = src.document_path();
+  if (!is_merge(item.operation())) {
+    if ((v57 && path.empty()) ||
+        (!path.empty() && path.Get(0).type() != Mysqlx::Expr::DocumentPathItem::MEMBER &&
+         path.Get(0).type() != Mysqlx::Expr::DocumentPathItem::MEMBER_ASTERISK))
+      fail(xerr::bad_member_to_update, "Invalid document member location");
+    if (is_short_path(path, "_id"))
+      fail(xerr::bad_member_to_update, "Forbidden update operation on '$._id' member");
+    w.put(",");
+    if (path.empty())
+      w.put("'$'");
+    else
+      w.path(path);
+  }
+  switch (item.operation()) {
+  case UpdateOperation::ITEM_REMOVE:
+    if (item.has_value())
+      fail(xerr::bad_update_data, "Unexpected value argument for ITEM_REMOVE operation");
+    break;
+  case UpdateOperation::ITEM_MERGE:
+  case UpdateOperation::MERGE_PATCH:
+    if (v57) {
+      // 5.7 keeps `_id` by removing it from the merged object.
+      const std::string v = w.text(value_of(item));
+      w.put(",IF(JSON_TYPE(" + v + ")='OBJECT',JSON_REMOVE(" + v + ",'$._id'),'_ERROR_')");
+      break;
+    }
+    if (!path.empty() && !is_short_path(path, ""))
+      fail(xerr::bad_update_data, "Unexpected source for ITEM_MERGE operation");
+    w.put(",");
+    w.expr(value_of(item));
+    break;
+  default:
+    w.put(",");
+    w.expr(value_of(item));
+  }
+}
+
+void write_document_operations(expr_writer& w, const Operations& ops) {
+  const bool v57 = w.ctx().opts.emulate == flavor::mysql57;
+  w.put(v57 ? "doc=" : "doc=JSON_SET(");
+  int prev = -1;
+  for (auto o = ops.rbegin(); o != ops.rend(); ++o) {
+    if (o->operation() == prev) continue;
+    const char* fn = json_function(o->operation(), v57);
+    if (!fn)
+      fail(xerr::bad_type_of_update, "Invalid type of update operation for document");
+    w.put(fn);
+    prev = o->operation();
+  }
+  w.put("doc");
+  int current = ops.Get(0).operation();
+  for (const auto& item : ops) {
+    if (item.operation() != current) w.put(")");
+    current = item.operation();
+    write_document_item(w, item, v57);
+  }
+  w.put(v57 ? ")" : "),'$._id',JSON_EXTRACT(`doc`,'$._id'))");
+}
+
+// One run of operations with the same column and type: `c`=FN(`c`,...).
+void write_table_run(expr_writer& w, const UpdateOperation* begin, const UpdateOperation* end) {
+  const auto& src = begin->source();
+  if (src.has_schema_name() || src.has_table_name() || src.name().empty())
+    fail(xerr::bad_column_to_update, "Invalid column name to update");
+  const int op = begin->operation();
+  if (op == UpdateOperation::SET) {
+    if (src.document_path_size() != 0)
+      fail(xerr::bad_column_to_update, "Invalid column name to update");
+    for (auto it = begin; it != end; ++it) {
+      if (it != begin) w.put(",");
+      w.column(it->source());
+      w.put("=");
+      w.expr(value_of(*it));
+    }
+    return;
+  }
+  const char* fn = json_function(op, w.ctx().opts.emulate == flavor::mysql57);
+  if (!fn) fail(xerr::bad_type_of_update, "Invalid type of update operation for table");
+  append_identifier(w.out(), src.name());
+  w.put("=");
+  w.put(fn);
+  append_identifier(w.out(), src.name());
+  for (auto it = begin; it != end; ++it) {
+    if (!is_merge(op)) {
+      if (it->source().document_path_size() == 0)
+        fail(xerr::bad_member_to_update, "Invalid member location");
+      w.put(",");
+      w.path(it->source().document_path());
+    }
+    if (op != UpdateOperation::ITEM_REMOVE) {
+      w.put(",");
+      w.expr(value_of(*it));
+    }
+  }
+  w.put(")");
+}
+
+void write_table_operations(expr_writer& w, const Operations& ops) {
+  for (int i = 0; i < ops.size();) {
+    int j = i + 1;
+    while (j < ops.size() && ops.Get(j).source().name() == ops.Get(i).source().name() &&
+           ops.Get(j).operation() == ops.Get(i).operation())
+      ++j;
+    if (i > 0) w.put(",");
+    write_table_run(w, &ops.Get(i), &ops.Get(i) + (j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
+cdk::result<std::string> render_update(const Mysqlx::Crud::Update& msg, const options& opts) {
+  using namespace detail;
+  return guarded([&](std::string& sql) {
+    if (!msg.has_collection()) missing_field("Mysqlx.Crud.Update.collection");
+    const bool relational = msg.data_model() == Mysqlx::Crud::TABLE;
+    const expr_context ctx{relational, &msg.args(), msg.collection().schema(), opts};
+    expr_writer w(ctx, sql);
+    w.put("UPDATE ");
+    write_collection(sql, msg.collection());
+    if (msg.operation_size() == 0) fail(xerr::bad_update_data, "Invalid update expression list");
+    for (const auto& item : msg.operation()) {
+      if (!item.has_source()) missing_field("Mysqlx.Crud.UpdateOperation.source");
+      if (!item.has_operation()) missing_field("Mysqlx.Crud.UpdateOperation.operation");
+    }
+    w.put(" SET ");
+    if (relational)
+      write_table_operations(w, msg.operation());
+    else
+      write_document_operations(w, msg.operation());
+    if (msg.has_criteria()) write_filter(w, msg.criteria());
+    write_order(w, msg.order());
+    write_limit(w, msg, true);
+  });
+}
+
+}  // namespace xserver::sqlgen
