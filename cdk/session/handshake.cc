@@ -1,0 +1,302 @@
+#include "cdk/session/handshake.h"
+
+#include "cdk/protocol/messages.h"
+#include "cdk/protocol/msg_types.h"
+#include "cdk/session/scramble.h"
+
+namespace cdk::session {
+
+namespace pr = cdk::protocol;
+
+namespace {
+
+// X Plugin error codes this exchange branches on (facts §4, §7).
+constexpr std::uint32_t er_x_capability_not_found = 5002; // 5.7: no session_connect_attrs
+constexpr std::uint32_t er_x_expect_bad_condition = 5160; // unknown Expect condition key
+constexpr std::size_t challenge_size = 20;
+
+next_action action(next_action::kind k) {
+  next_action a;
+  a.what = k;
+  return a;
+}
+
+error unexpected(std::uint8_t got, std::string_view expected) {
+  return error::connection(
+      client_errc::malformed_packet,
+      "unexpected X Protocol message " + std::string(pr::server_msg_name(got)) + " (type " +
+          std::to_string(got) + ") where " + std::string(expected) + " was expected");
+}
+
+} // namespace
+
+handshake::handshake(const connect_options& opts, handshake_env env)
+    : m_opts(opts), m_env(std::move(env)) {}
+
+handshake::~handshake() {
+  secure_wipe(m_opts.password);
+}
+
+next_action handshake::start() {
+  if (m_state != state::idle) return fail(error::client(client_errc::usage, "handshake restarted"));
+  // Bad options fail here, before a single byte is sent.
+  if (m_opts.send_connection_attributes) {
+    auto attrs = connection_attributes(m_env.client_attributes, m_opts.connection_attributes);
+    if (!attrs) return fail(std::move(attrs).err());
+    m_env.client_attributes = std::move(attrs.value());
+  }
+  pr::encode_capabilities_get(m_pipe.output());
+  m_pipe.expect(pr::replies::capabilities);
+  m_state = state::caps_get;
+  return write_out();
+}
+
+next_action handshake::resume() {
+  if (m_state == state::compression_wait) return start_auth();
+  if (m_state == state::done) return finish();
+  return action(next_action::kind::read);
+}
+
+next_action handshake::on_frame(pr::frame f) {
+  if (m_state == state::done) return finish();
+  auto r = m_pipe.on_frame(std::move(f));
+  if (!r) return fail(std::move(r).err());
+  if (!r.value()) return action(next_action::kind::read);
+  return on_reply(std::move(*r.value()));
+}
+
+next_action handshake::on_tls(const status& outcome) {
+  if (m_state != state::tls_wait)
+    return fail(error::client(client_errc::usage, "on_tls() without a start_tls action"));
+  if (!outcome) return fail(outcome.err());
+  m_info.tls = true;
+  return after_tls();
+}
+
+next_action handshake::on_reply(pr::reply r) {
+  switch (m_state) {
+  case state::caps_get:
+    return after_capabilities(r);
+  case state::tls_set:
+    if (!r.ok()) return fail(*r.error);
+    m_state = state::tls_wait;
+    return action(next_action::kind::start_tls);
+  case state::caps_set:
+    return after_caps_set(r);
+  case state::auth_start:
+  case state::auth_continue:
+    return after_auth_reply(r);
+  case state::probe_open:
+    return after_probe_open(r);
+  case state::probe_close:
+    return after_probe_close(r);
+  default:
+    break;
+  }
+  return fail(error::client(client_errc::usage, "handshake received a reply in a waiting state"));
+}
+
+next_action handshake::after_capabilities(pr::reply& r) {
+  if (!r.ok()) return fail(*r.error);
+  auto caps = pr::decode_capabilities(r.last());
+  if (!caps) return fail(std::move(caps).err());
+  m_info.server_capabilities = std::move(caps.value());
+  auto tls = decide_tls(m_opts.tls, m_env.local_transport, m_info.server_capabilities);
+  if (!tls) return fail(std::move(tls).err());
+  if (!tls.value()) return after_tls();
+  auto st = pr::encode_capabilities_set(m_pipe.output(), {{"tls", pr::value::of_bool(true)}});
+  if (!st) return fail(st.err());
+  m_pipe.expect(pr::replies::ok);
+  m_state = state::tls_set;
+  return write_out();
+}
+
+next_action handshake::after_tls() {
+  auto comp = decide_compression(m_opts.compression, m_opts.compression_algorithms,
+                                 m_env.compression_supported, m_info.server_capabilities);
+  if (!comp) return fail(std::move(comp).err());
+  m_caps_set_replies = 0;
+  if (!comp.value().empty()) {
+    m_pending_compression = comp.value();
+    auto algo = pr::value::of_object({{"algorithm", pr::value::of_string(comp.value())}});
+    auto st = pr::encode_capabilities_set(m_pipe.output(), {{"compression", std::move(algo)}});
+    if (!st) return fail(st.err());
+    m_pipe.expect(pr::replies::ok);
+    m_compression_requested = true;
+    ++m_caps_set_replies;
+  }
+  if (m_opts.send_connection_attributes) {
+    auto st = pr::encode_capabilities_set(
+        m_pipe.output(), {{"session_connect_attrs", attributes_value(m_env.client_attributes)}});
+    if (!st) return fail(st.err());
+    m_pipe.expect(pr::replies::ok);
+    ++m_caps_set_replies;
+  }
+  if (m_caps_set_replies == 0) return start_auth();
+  m_state = state::caps_set;
+  return write_out();
+}
+
+next_action handshake::after_caps_set(pr::reply& r) {
+  if (r.error && r.error->fatal) return fail(*r.error);
+  if (m_compression_requested) {
+    m_compression_requested = false;
+    if (r.ok()) {
+      m_info.compression = m_pending_compression;
+    } else if (m_opts.compression == compression_mode::required) {
+      return fail(error::client(client_errc::compression,
+                                "compression is REQUIRED but the server refused algorithm '" +
+                                    m_pending_compression + "' (server error " +
+                                    std::to_string(r.error->code) + ")"));
+    }
+  } else if (!r.ok() && r.error->code != er_x_capability_not_found) {
+    return fail(*r.error); // attributes refused for another reason than "unknown" (5.7)
+  }
+  if (--m_caps_set_replies > 0) return action(next_action::kind::read);
+  if (m_info.compression.empty()) return start_auth();
+  m_state = state::compression_wait;
+  next_action a = action(next_action::kind::enable_compression);
+  a.algorithm = m_info.compression;
+  return a;
+}
+
+next_action handshake::start_auth() {
+  if (m_mechanisms.empty()) {
+    auto plan = auth_plan(m_opts.auth, m_info.tls || m_env.local_transport);
+    if (!plan) return fail(std::move(plan).err());
+    m_mechanisms = std::move(plan.value());
+  }
+  const std::string& mech = m_mechanisms.front();
+  status st = ok();
+  if (mech == "PLAIN") {
+    std::string data = auth_payload(m_opts.schema, m_opts.user, m_opts.password);
+    st = pr::encode_authenticate_start(m_pipe.output(), mech, data);
+    secure_wipe(data);
+    m_state = state::auth_continue; // the next reply is the final one
+  } else {
+    st = pr::encode_authenticate_start(m_pipe.output(), mech, {});
+    m_state = state::auth_start;
+  }
+  if (!st) return fail(st.err());
+  m_pipe.expect(pr::replies::auth);
+  if (m_state == state::auth_continue && m_mechanisms.size() == 1) queue_probe();
+  return write_out();
+}
+
+next_action handshake::after_auth_reply(pr::reply& r) {
+  if (!r.ok()) return auth_failed(*r.error);
+  if (r.info.client_id) m_info.client_id = r.info.client_id;
+  const pr::frame& last = r.last();
+  if (m_state == state::auth_start) {
+    auto challenge = pr::decode_authenticate_continue(last);
+    if (!challenge) return fail(std::move(challenge).err());
+    std::string salt = std::move(challenge.value());
+    if (salt.size() == challenge_size + 1 && salt.back() == '\0') salt.pop_back();
+    if (salt.size() != challenge_size)
+      return fail(error::connection(client_errc::malformed_packet,
+                                    "authentication challenge of " + std::to_string(salt.size()) +
+                                        " bytes; expected " + std::to_string(challenge_size)));
+    const std::string& mech = m_mechanisms.front();
+    std::string response = mech == "MYSQL41" ? mysql41_response(m_opts.password, salt)
+                                             : sha256_memory_response(m_opts.password, salt);
+    std::string data = auth_payload(m_opts.schema, m_opts.user, response);
+    auto st = pr::encode_authenticate_continue(m_pipe.output(), data);
+    secure_wipe(response);
+    secure_wipe(data);
+    if (!st) return fail(st.err());
+    m_pipe.expect(pr::replies::auth);
+    m_state = state::auth_continue;
+    if (m_mechanisms.size() == 1) queue_probe();
+    return write_out();
+  }
+  if (last.type != pr::type_byte(pr::server_msg::sess_authenticate_ok))
+    return fail(unexpected(last.type, "Mysqlx.Session.AuthenticateOk"));
+  m_info.auth_mechanism = m_mechanisms.front();
+  if (m_probe_queued) {
+    m_state = state::probe_open;
+    return action(next_action::kind::read); // its reply is already on the way
+  }
+  if (!want_probe()) return finish();
+  queue_probe();
+  m_state = state::probe_open;
+  return write_out();
+}
+
+next_action handshake::auth_failed(error e) {
+  const bool can_retry = !e.fatal && e.origin == error_origin::server && m_mechanisms.size() > 1;
+  if (can_retry) {
+    m_first_auth_error = e;
+    m_mechanisms.erase(m_mechanisms.begin());
+    return start_auth();
+  }
+  if (m_first_auth_error && e.origin == error_origin::server)
+    e.message = "authentication failed using MYSQL41 and SHA256_MEMORY (check the user name and "
+                "password, or connect over TLS or a Unix socket): " +
+                e.message;
+  return fail(std::move(e));
+}
+
+void handshake::queue_probe() {
+  if (!want_probe()) return;
+  // Cannot fail: a fixed, tiny message.
+  (void)pr::encode_expect_open(m_pipe.output(), true, {{pr::expect_docid_generated, {}, false}});
+  m_pipe.expect(pr::replies::ok);
+  m_probe_queued = true;
+}
+
+bool handshake::want_probe() const noexcept {
+  return m_opts.docids != docid_mode::client;
+}
+
+next_action handshake::after_probe_open(pr::reply& r) {
+  m_info.probed = true;
+  if (r.ok()) {
+    // The block is open: close it (the docid condition has served its purpose).
+    pr::encode_expect_close(m_pipe.output());
+    m_pipe.expect(pr::replies::ok);
+    m_state = state::probe_close;
+    return write_out();
+  }
+  if (r.error->code == er_x_expect_bad_condition && r.error->origin == error_origin::server &&
+      !r.error->fatal) {
+    // Nothing was opened, so nothing is closed.
+    m_info.server_generates_ids = false;
+    if (m_opts.docids == docid_mode::server)
+      return fail(error::client(client_errc::docid_unsupported,
+                                "docid-mode=server, but this server does not generate document "
+                                "ids (it does not know Expect condition EXPECT_DOCID_GENERATED)"));
+    return finish();
+  }
+  return fail(*r.error);
+}
+
+next_action handshake::after_probe_close(pr::reply& r) {
+  if (!r.ok()) return fail(*r.error);
+  m_info.server_generates_ids = true;
+  return finish();
+}
+
+next_action handshake::write_out() {
+  next_action a = action(next_action::kind::write);
+  a.bytes = m_pipe.take_output();
+  return a;
+}
+
+next_action handshake::finish() {
+  if (m_error) return fail(*m_error);
+  m_state = state::done;
+  auto& notices = m_pipe.global_notices();
+  for (auto& n : notices) m_info.global_notices.push_back(std::move(n));
+  notices.clear();
+  return action(next_action::kind::done);
+}
+
+next_action handshake::fail(error e) {
+  m_state = state::done;
+  m_error = e;
+  next_action a = action(next_action::kind::done);
+  a.err = std::move(e);
+  return a;
+}
+
+} // namespace cdk::session
