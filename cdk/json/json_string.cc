@@ -1,6 +1,7 @@
 #include "cdk/json/json_string.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace cdk::json {
 
@@ -16,9 +17,23 @@ std::size_t escaped_size(unsigned char c) noexcept {
 } // namespace
 
 bool is_valid_utf8(std::string_view text) noexcept {
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  return find_invalid_utf8(text) == std::string_view::npos;
+}
+
+std::size_t find_invalid_utf8(std::string_view text) noexcept {
+  const auto* begin = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* p = begin;
   const auto* end = p + text.size();
+  const auto invalid = [&] { return static_cast<std::size_t>(p - begin); };
   while (p < end) {
+    if (end - p >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, 8);
+      if ((word & 0x8080'8080'8080'8080u) == 0) {
+        p += 8;
+        continue;
+      }
+    }
     const unsigned char c = *p;
     if (c < 0x80) {
       ++p;
@@ -34,17 +49,17 @@ bool is_valid_utf8(std::string_view text) noexcept {
     } else if ((c & 0xf8) == 0xf0) {
       n = 3, cp = c & 0x07, min = 0x10000;
     } else {
-      return false; // a continuation byte, or 0xf8..0xff
+      return invalid(); // a continuation byte, or 0xf8..0xff
     }
-    if (static_cast<std::size_t>(end - p) <= n) return false;
+    if (static_cast<std::size_t>(end - p) <= n) return invalid();
     for (std::size_t i = 1; i <= n; ++i) {
-      if ((p[i] & 0xc0) != 0x80) return false;
+      if ((p[i] & 0xc0) != 0x80) return invalid();
       cp = (cp << 6) | (p[i] & 0x3f);
     }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return invalid();
     p += n + 1;
   }
-  return true;
+  return std::string_view::npos;
 }
 
 std::size_t json_string_size(std::string_view text) noexcept {
@@ -54,6 +69,9 @@ std::size_t json_string_size(std::string_view text) noexcept {
 }
 
 void append_json_string(std::string& out, std::string_view text) {
+  // JSON's two-character escapes: the character, then the letter after '\'.
+  static constexpr std::string_view special("\"\\\b\f\n\r\t", 7);
+  static constexpr std::string_view letter("\"\\bfnrt", 7);
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
   if (json_string_size(text) == text.size() + 2) { // the usual case: nothing to escape
@@ -63,36 +81,15 @@ void append_json_string(std::string& out, std::string_view text) {
   }
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (c < 0x20) {
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 0xf];
-      } else {
-        out += ch;
-      }
+    if (const std::size_t i = special.find(ch); i != std::string_view::npos) {
+      out += '\\';
+      out += letter[i];
+    } else if (c < 0x20) {
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 0xf];
+    } else {
+      out += ch;
     }
   }
   out += '"';

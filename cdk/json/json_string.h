@@ -11,6 +11,10 @@ namespace cdk::json {
 // U+10FFFF.
 bool is_valid_utf8(std::string_view text) noexcept;
 
+// The offset of the first byte that starts an invalid sequence, or npos.
+// Skips ASCII eight bytes at a time: JSON documents are mostly ASCII.
+std::size_t find_invalid_utf8(std::string_view text) noexcept;
+
 // Appends `text` as a quoted JSON string. `"` and `\` are escaped, control
 // characters become \u00XX; all other bytes are copied, so `text` must already
 // be valid UTF-8.

@@ -1,0 +1,41 @@
+// Fork detection for the id generator, cheap enough to run on every id.
+//
+// libbson calls getpid() per ObjectId to notice a fork. Since glibc 2.25
+// getpid() is a real system call (about 180 ns on our VMs, seven times our
+// budget per id), so we keep a process "generation" instead, bumped in the
+// child by two independent mechanisms:
+//   - a pthread_atfork() child handler (fork(), and anything built on it);
+//   - a page marked MADV_WIPEONFORK, which the kernel zeroes in any child,
+//     also one made by a raw clone()/fork system call that skips the handler.
+// Reading it is one relaxed load of the page plus one load of the counter.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace cdk::docid {
+
+namespace detail {
+extern std::atomic<std::uint64_t> g_fork_generation;
+extern std::atomic<std::atomic<std::uint32_t>*> g_alive; // null until installed, or unsupported
+std::uint64_t on_wiped_page() noexcept;
+} // namespace detail
+
+// Registers the atfork handler and maps the wipe-on-fork page, once. A
+// generator calls it before its first id.
+void install_fork_guard() noexcept;
+
+// Never 0. Changes in a child process; never changes otherwise. Inline: this
+// runs on every id.
+inline std::uint64_t fork_generation() noexcept {
+  const auto* alive = detail::g_alive.load(std::memory_order_relaxed);
+  if (alive != nullptr && alive->load(std::memory_order_relaxed) == 0)
+    return detail::on_wiped_page();
+  return detail::g_fork_generation.load(std::memory_order_relaxed);
+}
+
+// Whether the kernel supports MADV_WIPEONFORK (Linux 4.14+). Without it only
+// pthread_atfork() detects a fork.
+bool wipe_on_fork_available() noexcept;
+
+} // namespace cdk::docid
