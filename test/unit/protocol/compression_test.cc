@@ -1,0 +1,162 @@
+// Compression frames: wrapping, transparent expansion, and the bounds.
+#include "cdk/foundation/compression.h"
+#include "cdk/protocol/compression.h"
+#include "cdk/protocol/message.h"
+#include "mysqlx_connection.pb.h"
+
+#include <gtest/gtest.h>
+
+namespace cdk::protocol {
+namespace {
+
+std::string some_frames() {
+  std::string s;
+  append_frame(s, 11, "notice");
+  append_frame(s, 13, std::string(1000, 'r')); // compressible
+  append_frame(s, 17, "");
+  return s;
+}
+
+std::vector<frame> read_all(frame_reader& r) {
+  std::vector<frame> out;
+  for (;;) {
+    auto f = r.next();
+    EXPECT_TRUE(f.ok()) << f.err().message;
+    if (!f.ok() || !f.value()) break;
+    out.push_back(std::move(*f.value()));
+  }
+  return out;
+}
+
+TEST(compression, round_trip_server_to_client) {
+  frame_compressor server(19);
+  ASSERT_TRUE(server.enable("deflate_stream").ok());
+  std::string wire = some_frames();
+  ASSERT_TRUE(server.wrap(wire).ok());
+  EXPECT_EQ(static_cast<unsigned char>(wire[4]), 19);
+  EXPECT_LT(wire.size(), some_frames().size());
+
+  frame_reader client;
+  ASSERT_TRUE(client.enable_compression("deflate_stream").ok());
+  std::string plain;
+  append_frame(plain, 0, ""); // uncompressed frames still pass
+  ASSERT_TRUE(client.feed(wire + plain).ok());
+  auto got = read_all(client);
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0].payload, "notice");
+  EXPECT_EQ(got[1].payload, std::string(1000, 'r'));
+  EXPECT_EQ(got[2].type, 17);
+  EXPECT_EQ(got[3].type, 0);
+}
+
+TEST(compression, stream_state_carries_across_messages_and_splits) {
+  frame_compressor client(46);
+  ASSERT_TRUE(client.enable("deflate_stream").ok());
+  std::string wire;
+  for (int i = 0; i < 3; ++i) {
+    std::string batch = some_frames();
+    ASSERT_TRUE(client.wrap(batch).ok());
+    wire += batch;
+  }
+  for (std::size_t cut = 0; cut < wire.size(); cut += 7) {
+    frame_reader server(default_max_frame_size, 46);
+    ASSERT_TRUE(server.enable_compression("deflate_stream").ok());
+    ASSERT_TRUE(server.feed(wire.substr(0, cut)).ok());
+    auto got = read_all(server);
+    ASSERT_TRUE(server.feed(wire.substr(cut)).ok());
+    auto rest = read_all(server);
+    got.insert(got.end(), rest.begin(), rest.end());
+    ASSERT_EQ(got.size(), 9u) << "cut at " << cut;
+    EXPECT_EQ(got[7].payload, std::string(1000, 'r'));
+  }
+}
+
+std::string compression_frame(std::uint64_t declared, const std::string& inflated) {
+  deflate_stream_compressor z;
+  Mysqlx::Connection::Compression m;
+  m.set_uncompressed_size(declared);
+  m.set_payload(z.compress(inflated));
+  std::string out;
+  EXPECT_TRUE(append_message(out, std::uint8_t{19}, m).ok());
+  return out;
+}
+
+result<std::optional<frame>> read_one(const std::string& wire, std::uint64_t max = 1 << 20) {
+  frame_reader r(max);
+  EXPECT_TRUE(r.enable_compression("deflate_stream").ok());
+  EXPECT_TRUE(r.feed(wire).ok());
+  return r.next();
+}
+
+TEST(compression, declared_size_above_the_limit_is_refused) {
+  auto r = read_one(compression_frame(1ull << 40, some_frames()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::compression);
+  EXPECT_NE(r.err().message.find("1099511627776"), std::string::npos) << r.err().message;
+}
+
+TEST(compression, inflating_past_the_declared_size_is_refused) {
+  auto r = read_one(compression_frame(10, some_frames()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::compression);
+}
+
+TEST(compression, inner_frame_over_the_limit_is_refused) {
+  // A small payload whose inner length prefix claims 5000 bytes.
+  const std::string lying = std::string("\x88\x13\x00\x00\x0d", 5) + "tiny";
+  auto r = read_one(compression_frame(lying.size(), lying), 4096);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::malformed_packet);
+  EXPECT_NE(r.err().message.find("5000"), std::string::npos) << r.err().message;
+}
+
+TEST(compression, partial_or_nested_inner_frames_are_malformed) {
+  std::string partial = some_frames();
+  partial.pop_back();
+  frame_reader r;
+  ASSERT_TRUE(r.enable_compression("deflate_stream").ok());
+  ASSERT_TRUE(r.feed(compression_frame(partial.size(), partial)).ok());
+  bool failed = false;
+  for (int i = 0; i < 4 && !failed; ++i) failed = !r.next().ok();
+  EXPECT_TRUE(failed);
+
+  std::string nested;
+  append_frame(nested, 19, "x");
+  auto n = read_one(compression_frame(nested.size(), nested));
+  ASSERT_FALSE(n.ok());
+  EXPECT_NE(n.err().message.find("nested"), std::string::npos);
+}
+
+TEST(compression, garbage_payload_and_missing_size) {
+  Mysqlx::Connection::Compression m;
+  m.set_uncompressed_size(100);
+  m.set_payload("not zlib at all");
+  std::string wire;
+  ASSERT_TRUE(append_message(wire, std::uint8_t{19}, m).ok());
+  EXPECT_FALSE(read_one(wire).ok());
+  m.clear_uncompressed_size();
+  wire.clear();
+  ASSERT_TRUE(append_message(wire, std::uint8_t{19}, m).ok());
+  EXPECT_FALSE(read_one(wire).ok());
+}
+
+TEST(compression, compression_frame_without_negotiation_is_an_error) {
+  frame_reader r;
+  ASSERT_TRUE(r.feed(compression_frame(5, "xxxxx")).ok());
+  auto f = r.next();
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.err().message.find("not negotiated"), std::string::npos);
+}
+
+TEST(compression, unknown_algorithm) {
+  frame_reader r;
+  EXPECT_EQ(r.enable_compression("lz4_message").err().code, client_errc::compression);
+  frame_compressor c;
+  EXPECT_FALSE(c.enable("zstd_stream").ok());
+  std::string untouched = "abc";
+  EXPECT_TRUE(c.wrap(untouched).ok());
+  EXPECT_EQ(untouched, "abc"); // disabled: no-op
+}
+
+} // namespace
+} // namespace cdk::protocol
