@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 namespace cdk {
 
@@ -15,6 +16,13 @@ error lost_connection_error(const std::string& peer, std::string_view why) {
   msg.append(why.data(), why.size());
   msg += ")";
   return error::connection(client_errc::lost_connection, std::move(msg));
+}
+
+error socket_errno_error(const std::string& peer, int err) {
+  if (err == EAGAIN || err == EWOULDBLOCK) {
+    return error::connection(client_errc::timeout, "Timed out waiting for " + peer);
+  }
+  return lost_connection_error(peer, errno_text(err));
 }
 
 socket_stream::socket_stream(unique_fd fd, bool local, std::string peer)
@@ -36,7 +44,7 @@ status socket_stream::write(std::string_view bytes) {
     ssize_t rc = ::send(m_fd.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (rc < 0) {
       if (errno == EINTR) continue;
-      return lost_connection_error(m_peer, errno_text(errno));
+      return socket_errno_error(m_peer, errno);
     }
     bytes.remove_prefix(static_cast<std::size_t>(rc));
   }
@@ -50,7 +58,7 @@ result<std::size_t> socket_stream::fill(char* dst, std::size_t n) {
     ssize_t rc = ::recv(m_fd.get(), dst, n, 0);
     if (rc > 0) return static_cast<std::size_t>(rc);
     if (rc == 0) return lost_connection_error(m_peer, "connection closed by peer");
-    if (errno != EINTR) return lost_connection_error(m_peer, errno_text(errno));
+    if (errno != EINTR) return socket_errno_error(m_peer, errno);
   }
 }
 
@@ -80,6 +88,9 @@ status socket_stream::upgrade(result<std::unique_ptr<tls_session>> session) {
 status socket_stream::start_tls(const tls_options& opts, std::string_view host) {
   if (!m_fd.valid()) return closed_error();
   if (m_tls) return error::client(client_errc::usage, "TLS is already active on this connection");
+  if (opts.mode == ssl_mode::disabled) {
+    return error::client(client_errc::usage, "start_tls() called with ssl-mode=DISABLED");
+  }
   auto ctx = make_client_ctx(opts, host);
   if (!ctx) return std::move(ctx).err();
   std::string_view pending(m_buf.data() + m_pos, m_end - m_pos);
@@ -93,6 +104,20 @@ status socket_stream::accept_tls(const tls_server_context& ctx) {
   std::string_view pending(m_buf.data() + m_pos, m_end - m_pos);
   return upgrade(tls_session::handshake(ctx.native(), m_fd.get(), pending,
                                         tls_session::role::server, {}, m_peer));
+}
+
+status socket_stream::set_io_timeout(std::chrono::milliseconds timeout) {
+  if (!m_fd.valid()) return closed_error();
+  timeval tv{};
+  if (timeout.count() > 0) {
+    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>(timeout.count() % 1000 * 1000);
+  }
+  if (::setsockopt(m_fd.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
+      ::setsockopt(m_fd.get(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0) {
+    return error::client(client_errc::usage, "Can't set an I/O timeout: " + errno_text(errno));
+  }
+  return ok();
 }
 
 std::string socket_stream::tls_version() const {

@@ -19,6 +19,7 @@
 #include "cdk/foundation/fd.h"
 #include "cdk/foundation/stream.h"
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -49,6 +50,11 @@ public:
   // server with a context from tls_server.h. Bytes already buffered (a client
   // that sent its ClientHello early) are fed to the handshake, not lost.
   status accept_tls(const tls_server_context& ctx);
+
+  // Bounds every later read and write, the TLS handshake included (0: no
+  // bound, the default). One that waits longer fails with
+  // client_errc::timeout; the connection is then unusable (fatal).
+  status set_io_timeout(std::chrono::milliseconds timeout);
 
   bool is_tls() const override { return m_tls != nullptr; }
   bool is_local() const override { return m_local; }
@@ -83,5 +89,8 @@ private:
 // "Lost connection to <peer> (<why>)": the one wording for a failed read or
 // write, shared with the TLS code.
 error lost_connection_error(const std::string& peer, std::string_view why);
+// A failed send()/recv(): EAGAIN (the I/O timeout expired) is
+// client_errc::timeout, anything else lost_connection.
+error socket_errno_error(const std::string& peer, int err);
 
 } // namespace cdk

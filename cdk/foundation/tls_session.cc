@@ -151,6 +151,10 @@ result<std::unique_ptr<tls_session>> tls_session::handshake(SSL_CTX* ctx, int fd
 
   int kind = SSL_get_error(ssl, rc);
   unsigned long e = ERR_peek_last_error();
+  if (kind == SSL_ERROR_WANT_READ || kind == SSL_ERROR_WANT_WRITE) {
+    ERR_clear_error(); // only with an I/O timeout (socket_stream::set_io_timeout)
+    return error::connection(client_errc::timeout, "TLS handshake with " + peer + " timed out");
+  }
   if (kind == SSL_ERROR_SYSCALL || kind == SSL_ERROR_ZERO_RETURN || is_eof_error(e)) {
     int err = s->m_transport->last_errno;
     ERR_clear_error();
@@ -169,6 +173,10 @@ result<std::unique_ptr<tls_session>> tls_session::handshake(SSL_CTX* ctx, int fd
 error tls_session::io_error(int rc, std::string_view what) {
   int kind = SSL_get_error(m_ssl.get(), rc);
   unsigned long e = ERR_peek_last_error();
+  if (kind == SSL_ERROR_WANT_READ || kind == SSL_ERROR_WANT_WRITE) {
+    ERR_clear_error();
+    return socket_errno_error(m_peer, m_transport->last_errno);
+  }
   if (kind == SSL_ERROR_ZERO_RETURN || is_eof_error(e) || (kind == SSL_ERROR_SYSCALL && e == 0)) {
     int err = m_transport->last_errno;
     ERR_clear_error();
@@ -180,6 +188,7 @@ error tls_session::io_error(int rc, std::string_view what) {
 
 status tls_session::write(std::string_view bytes) {
   ERR_clear_error();
+  m_transport->last_errno = 0;
   while (!bytes.empty()) {
     // SSL_write takes an int length; without partial writes enabled it
     // writes all of a chunk or fails.
@@ -193,6 +202,7 @@ status tls_session::write(std::string_view bytes) {
 
 result<std::size_t> tls_session::read(char* buf, std::size_t n) {
   ERR_clear_error();
+  m_transport->last_errno = 0;
   int want = static_cast<int>(std::min<std::size_t>(n, INT_MAX / 2));
   int rc = SSL_read(m_ssl.get(), buf, want);
   if (rc <= 0) return io_error(rc, "TLS read failed");

@@ -5,6 +5,7 @@
 #include "cdk/foundation/stream.h"
 #include "test_server.h"
 
+#include <atomic>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <netdb.h>
@@ -216,6 +217,29 @@ TEST(Stream, UseAfterCloseIsLostConnection) {
   EXPECT_EQ(s.value()->write("x").err().code, cdk::client_errc::lost_connection);
   char c;
   EXPECT_EQ(s.value()->read_some(&c, 1).err().code, cdk::client_errc::lost_connection);
+}
+
+TEST(Stream, IoTimeoutBoundsReadsAndTheTlsHandshake) {
+  // A server that accepts and then says nothing until the client is done.
+  std::atomic<bool> done{false};
+  one_shot srv(test_server::listen_local(), [&done](cdk::socket_stream&) {
+    while (!done) std::this_thread::sleep_for(10ms);
+  });
+  auto s = cdk::connect_tcp("127.0.0.1", srv.port(), 2s);
+  ASSERT_TRUE(s);
+  auto& sock = dynamic_cast<cdk::socket_stream&>(*s.value());
+  ASSERT_TRUE(sock.set_io_timeout(100ms));
+  char c;
+  auto r = sock.read_some(&c, 1);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.err().code, cdk::client_errc::timeout) << r.err().message;
+  EXPECT_TRUE(r.err().fatal);
+  cdk::tls_options tls;
+  auto st = sock.start_tls(tls, "127.0.0.1");
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.err().code, cdk::client_errc::timeout) << st.err().message;
+  EXPECT_NE(st.err().message.find("TLS handshake"), std::string::npos) << st.err().message;
+  done = true;
 }
 
 TEST(Listener, AcceptTimesOut) {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <gtest/gtest.h>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -49,6 +50,13 @@ public:
     return m_view;
   }
   cdk::stream& client() { return *m_client; }
+  // Makes the server drop the connection (it stops echoing on the next
+  // read), keeping the client open.
+  void stop_server() {
+    m_stop = true;
+    (void)m_client->write("!");
+    m_server.join();
+  }
 
 private:
   static cdk::tls_server_context make_ctx(bool revoked) {
@@ -71,7 +79,7 @@ private:
     char buf[256];
     for (;;) {
       auto got = s.read_some(buf, sizeof buf);
-      if (!got || !s.write(std::string_view(buf, got.value()))) return;
+      if (!got || m_stop || !s.write(std::string_view(buf, got.value()))) return;
     }
   }
 
@@ -79,6 +87,7 @@ private:
   // sees EOF and the one_shot destructor can join it.
   cdk::tls_server_context m_ctx;
   server_view m_view;
+  std::atomic<bool> m_stop{false};
   test_server::one_shot m_server;
   std::unique_ptr<cdk::stream> m_client;
 };
@@ -325,12 +334,79 @@ TEST(Tls, LargeTransfersSurviveSmallReads) {
   EXPECT_EQ(back, big);
 }
 
-TEST(Tls, StartTlsTwiceIsAUsageError) {
+TEST(Tls, StartTlsMisuseIsAUsageError) {
+  {
+    tls_echo peer;
+    ASSERT_TRUE(peer.connect(opts_with(ssl_mode::required)));
+    auto st = peer.client().start_tls(opts_with(ssl_mode::required), "127.0.0.1");
+    ASSERT_FALSE(st);
+    EXPECT_EQ(st.err().code, cdk::client_errc::usage);
+  }
   tls_echo peer;
-  ASSERT_TRUE(peer.connect(opts_with(ssl_mode::required)));
-  auto st = peer.client().start_tls(opts_with(ssl_mode::required), "127.0.0.1");
+  auto st = peer.connect(opts_with(ssl_mode::disabled));
   ASSERT_FALSE(st);
   EXPECT_EQ(st.err().code, cdk::client_errc::usage);
+  EXPECT_NE(st.err().message.find("DISABLED"), std::string::npos);
+}
+
+TEST(Tls, ServerKeepsAClientHelloThatArrivedWithPlainData) {
+  // The client sends a plain byte and its ClientHello back to back; the
+  // server's buffered read of the byte also takes in the ClientHello, which
+  // accept_tls() must still see.
+  const auto& pki = test_pki::get();
+  auto ctx = cdk::tls_server_context::from_pem(pki.server_cert_pem, pki.server_key_pem);
+  ASSERT_TRUE(ctx) << ctx.err().message;
+  std::size_t buffered_at_upgrade = 0;
+  std::string server_error = "not run";
+  test_server::one_shot srv(test_server::listen_local(), [&](cdk::socket_stream& s) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    auto x = test_server::read_exact(s, 1);
+    buffered_at_upgrade = s.buffered();
+    auto st = x ? s.accept_tls(ctx.value()) : cdk::status(x.err());
+    server_error = st ? "" : st.err().message;
+    if (st) (void)s.write(x.value());
+  });
+  auto c = cdk::connect_tcp("127.0.0.1", srv.port(), std::chrono::seconds(5));
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(
+      dynamic_cast<cdk::socket_stream&>(*c.value()).set_io_timeout(std::chrono::seconds(10)));
+  ASSERT_TRUE(c.value()->write("X"));
+  auto st = c.value()->start_tls(opts_with(ssl_mode::verify_identity, pki.ca), "localhost");
+  ASSERT_TRUE(st) << st.err().message;
+  auto back = test_server::read_exact(*c.value(), 1);
+  ASSERT_TRUE(back) << back.err().message;
+  EXPECT_EQ(back.value(), "X");
+  c.value().reset();
+  srv.join();
+  EXPECT_EQ(server_error, "");
+  EXPECT_GT(buffered_at_upgrade, 0u) << "the ClientHello was not read ahead";
+}
+
+TEST(Tls, WritingToAClosedTlsPeerIsAnErrorNotSigpipe) {
+  tls_echo peer;
+  ASSERT_TRUE(peer.connect(opts_with(ssl_mode::required)));
+  auto& client = peer.client();
+  peer.stop_server();
+  cdk::status st = cdk::ok();
+  for (int i = 0; i < 200 && st; ++i) {
+    st = client.write(std::string(4096, 'w'));
+    if (st) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.err().code, cdk::client_errc::lost_connection) << st.err().message;
+}
+
+TEST(Tls, ServerContextErrorsNameTheFile) {
+  auto ctx =
+      cdk::tls_server_context::from_files("/nonexistent/cert.pem", test_pki::get().server_key);
+  ASSERT_FALSE(ctx);
+  EXPECT_EQ(ctx.err().code, cdk::client_errc::ssl_connection);
+  EXPECT_NE(ctx.err().message.find("'/nonexistent/cert.pem'"), std::string::npos);
+  // A key that does not belong to the certificate.
+  auto mismatch =
+      cdk::tls_server_context::from_files(test_pki::get().server_cert, test_pki::get().revoked_key);
+  ASSERT_FALSE(mismatch);
+  EXPECT_NE(mismatch.err().message.find("mismatch"), std::string::npos) << mismatch.err().message;
 }
 
 } // namespace
