@@ -1,0 +1,53 @@
+// Properties checked on every input:
+//  - scan_for_id() never crashes, and its answer is self-consistent (spans
+//    inside the text, stop_at_id agrees with validate on the first `_id`);
+//  - when the input is a valid object without `_id`, injection yields valid
+//    JSON (RapidJSON's DOM agrees) whose `_id` is the injected id, and which
+//    our scanner sees as having exactly one top-level `_id`.
+#include "cdk/json/id_inject.h"
+#include "cdk/json/id_scan.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <rapidjson/document.h>
+#include <string>
+#include <string_view>
+
+namespace {
+
+void check(bool condition) {
+  if (!condition) std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace cdk::json;
+  const std::string_view doc(reinterpret_cast<const char*>(data), size);
+  const id_scan full = scan_for_id(doc);
+  const id_scan fast = scan_for_id(doc, scan_mode::stop_at_id);
+
+  if (full.status == id_scan_status::has_id) {
+    check(full.begin < full.end && full.end <= doc.size());
+    check(fast.status == id_scan_status::has_id);
+    check(fast.begin == full.begin && fast.end == full.end && fast.type == full.type);
+  }
+  if (full.status == id_scan_status::invalid_json || full.status == id_scan_status::too_deep)
+    check(full.error != nullptr && full.error_offset <= doc.size());
+  if (full.status != id_scan_status::no_id) return 0;
+
+  // An id that needs escaping, so the escaping is exercised too.
+  const std::string id = "id-\"\\\n-0190a1b2";
+  const auto injected = with_id(doc, id);
+  check(injected.ok());
+  const std::string& out = injected.value();
+  rapidjson::Document dom;
+  dom.Parse(out.data(), out.size());
+  check(!dom.HasParseError() && dom.IsObject());
+  const auto member = dom.FindMember("_id");
+  check(member != dom.MemberEnd() && member->value.IsString());
+  check(std::string_view(member->value.GetString(), member->value.GetStringLength()) == id);
+  const id_scan again = scan_for_id(out);
+  check(again.status == id_scan_status::has_id && !again.duplicate_id);
+  return 0;
+}
