@@ -1,0 +1,186 @@
+#include "cdk/session/connection.h"
+
+#include "cdk/protocol/messages.h"
+#include "cdk/session/scramble.h"
+
+#include <algorithm>
+
+namespace cdk::session {
+
+namespace pr = cdk::protocol;
+
+connection::connection(std::unique_ptr<stream> s, std::string host, std::uint64_t max_size)
+    : m_stream(std::move(s)), m_host(std::move(host)), m_reader(max_size) {}
+
+connection::~connection() {
+  if (m_stream) m_stream->close();
+}
+
+result<std::unique_ptr<connection>>
+connection::open(std::unique_ptr<stream> s, const connect_options& opts, std::string host) {
+  std::unique_ptr<connection> c(
+      new connection(std::move(s), std::move(host), opts.max_message_size));
+  auto st = c->run_handshake(opts);
+  if (!st) return st.err();
+  return c;
+}
+
+namespace {
+
+std::vector<host_address> by_priority(std::vector<host_address> hosts) {
+  std::stable_sort(hosts.begin(), hosts.end(), [](const host_address& a, const host_address& b) {
+    return a.priority.value_or(0) > b.priority.value_or(0);
+  });
+  return hosts;
+}
+
+std::string describe(const host_address& h) {
+  if (!h.socket.empty()) return h.socket;
+  const bool v6 = h.host.find(':') != std::string::npos;
+  return (v6 ? "[" + h.host + "]" : h.host) + ":" + std::to_string(h.port);
+}
+
+} // namespace
+
+result<std::unique_ptr<connection>> connection::open(const connect_options& opts) {
+  if (opts.dns_srv)
+    return error::client(client_errc::bad_option,
+                         "mysqlx+srv (DNS SRV lookup) is not supported by this connector yet");
+  if (opts.hosts.empty()) return error::client(client_errc::bad_option, "no host to connect to");
+  std::optional<error> last;
+  const auto hosts = by_priority(opts.hosts);
+  for (const host_address& h : hosts) {
+    auto s = h.socket.empty() ? connect_tcp(h.host, h.port, opts.connect_timeout)
+                              : connect_unix(h.socket, opts.connect_timeout);
+    if (s) {
+      auto c = open(std::move(s.value()), opts, h.socket.empty() ? h.host : std::string());
+      if (c || c.err().origin != error_origin::connection) return c;
+      last = std::move(c).err();
+    } else {
+      last = std::move(s).err();
+    }
+    if (hosts.size() > 1) last->message = describe(h) + ": " + last->message;
+  }
+  if (hosts.size() > 1)
+    last->message = "could not connect to any of " + std::to_string(hosts.size()) +
+                    " hosts; the last one failed with: " + last->message;
+  return *last;
+}
+
+status connection::run_handshake(const connect_options& opts) {
+  handshake_env env;
+  env.local_transport = m_stream->is_local();
+  env.compression_supported = pr::supported_compression();
+  handshake hs(opts, std::move(env));
+  next_action a = hs.start();
+  for (;;) {
+    switch (a.what) {
+    case next_action::kind::write: {
+      auto st = m_stream->write(a.bytes);
+      secure_wipe(a.bytes); // may hold the password (PLAIN)
+      if (!st) return broken(st.err());
+      a = hs.resume();
+      break;
+    }
+    case next_action::kind::read: {
+      auto f = read_frame();
+      if (!f) return f.err();
+      a = hs.on_frame(std::move(f.value()));
+      break;
+    }
+    case next_action::kind::start_tls:
+      a = hs.on_tls(m_stream->start_tls(opts.tls, m_host));
+      break;
+    case next_action::kind::enable_compression: {
+      // Incoming frames may be compressed from the end of authentication on;
+      // ours are compressed only once set-up is over.
+      auto st = m_reader.enable_compression(a.algorithm);
+      if (!st) return broken(st.err());
+      a = hs.resume();
+      break;
+    }
+    case next_action::kind::done:
+      if (a.err) return broken(*a.err);
+      m_info = hs.info();
+      if (!m_info.compression.empty()) {
+        auto st = m_compressor.enable(m_info.compression);
+        if (!st) return broken(st.err());
+      }
+      m_pipe = std::move(hs.pipeline());
+      return ok();
+    }
+  }
+}
+
+result<pr::frame> connection::read_frame() {
+  char buf[16 * 1024];
+  for (;;) {
+    auto f = m_reader.next();
+    if (!f) return broken(std::move(f).err());
+    if (f.value()) return std::move(*f.value());
+    auto n = m_stream->read_some(buf, sizeof buf);
+    if (!n) return broken(std::move(n).err());
+    auto st = m_reader.feed(std::string_view(buf, n.value()));
+    if (!st) return broken(st.err());
+  }
+}
+
+error connection::broken(error e) {
+  e.fatal = true;
+  if (!m_failed) m_failed = e;
+  if (m_stream) m_stream->close();
+  return e;
+}
+
+status connection::flush() {
+  if (m_failed) return *m_failed;
+  std::string out = m_pipe.take_output();
+  if (out.empty()) return ok();
+  auto st = m_compressor.wrap(out);
+  if (!st) return broken(st.err());
+  st = m_stream->write(out);
+  if (!st) return broken(st.err());
+  return ok();
+}
+
+result<pr::reply> connection::read_reply() {
+  if (auto st = flush(); !st) return st.err();
+  if (m_pipe.pending() == 0)
+    return error::client(client_errc::usage, "read_reply() with no request pending");
+  for (;;) {
+    auto f = read_frame();
+    if (!f) return f.err();
+    auto r = m_pipe.on_frame(std::move(f.value()));
+    if (!r) return broken(std::move(r).err());
+    if (!r.value()) continue;
+    if (r.value()->error && r.value()->error->fatal) return broken(*r.value()->error);
+    return std::move(*r.value());
+  }
+}
+
+std::vector<pr::notice> connection::take_global_notices() {
+  std::vector<pr::notice> out;
+  out.swap(m_pipe.global_notices());
+  return out;
+}
+
+status connection::close() {
+  if (m_failed) return *m_failed;
+  if (!m_stream) return ok();
+  pr::encode_connection_close(m_pipe.output());
+  m_pipe.expect(pr::replies::ok);
+  status result = ok();
+  // Replies to requests still in flight come first; skip them.
+  while (m_pipe.pending() > 0) {
+    auto r = read_reply();
+    if (!r) {
+      result = r.err();
+      break;
+    }
+  }
+  m_stream->close();
+  m_stream.reset();
+  return result;
+}
+
+} // namespace cdk::session

@@ -1,0 +1,85 @@
+// The blocking driver: connects, runs the handshake state machine over a
+// cdk::stream, then carries requests and replies for the layers above.
+//
+//   auto c = cdk::session::connection::open(opts);       // or an error
+//   encode_expect_close(c.value()->pipeline().output()); // any messages.h encoder
+//   c.value()->pipeline().expect(protocol::replies::ok);
+//   auto reply = c.value()->read_reply();                // flushes, then reads
+//
+// Errors: open() fails with the handshake's error (server errors keep their
+// code and SQLSTATE); no error text contains the password. After a fatal
+// error (I/O, malformed frame, FATAL server error) the stream is closed and
+// every later call returns that error.
+// Thread safety: none; one thread uses a connection at a time.
+#pragma once
+
+#include "cdk/foundation/error.h"
+#include "cdk/foundation/options.h"
+#include "cdk/foundation/stream.h"
+#include "cdk/protocol/compression.h"
+#include "cdk/protocol/pipeline.h"
+#include "cdk/session/handshake.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cdk::session {
+
+class connection {
+public:
+  // Tries opts.hosts by priority (highest first; given order without
+  // priorities). Only transport-level failures move on to the next host; a
+  // refused login or a server error ends the attempt.
+  static result<std::unique_ptr<connection>> open(const connect_options& opts);
+  // Sets a session up over an established stream; host names the server for
+  // TLS (SNI and identity checks).
+  static result<std::unique_ptr<connection>> open(std::unique_ptr<stream> s,
+                                                  const connect_options& opts, std::string host);
+
+  // Closes the transport without a goodbye; call close() first for that.
+  ~connection();
+  connection(const connection&) = delete;
+  connection& operator=(const connection&) = delete;
+
+  const session_info& info() const noexcept { return m_info; }
+  // The docid probe's answer: the server generates document ids (8.0). It is
+  // false when the probe did not run (docid_mode::client) or got 5160.
+  bool server_generates_ids() const noexcept { return m_info.server_generates_ids; }
+  std::string tls_version() const { return m_stream ? m_stream->tls_version() : std::string(); }
+  std::string tls_cipher() const { return m_stream ? m_stream->tls_cipher() : std::string(); }
+  const std::string& compression() const noexcept { return m_info.compression; }
+  std::optional<std::uint64_t> client_id() const noexcept { return m_info.client_id; }
+  const std::string& host() const noexcept { return m_host; }
+
+  // Requests are queued here; flush() or read_reply() sends them.
+  protocol::pipeline& pipeline() noexcept { return m_pipe; }
+  status flush();
+  // The next reply, in request order. A non-fatal server error is a reply
+  // with error set; fatal errors are returned as errors.
+  result<protocol::reply> read_reply();
+  // GLOBAL notices received so far (drained).
+  std::vector<protocol::notice> take_global_notices();
+
+  // Connection.Close, then its Ok, then closes the transport.
+  status close();
+  bool is_open() const noexcept { return m_stream != nullptr && !m_failed; }
+
+private:
+  connection(std::unique_ptr<stream> s, std::string host, std::uint64_t max_size);
+  status run_handshake(const connect_options& opts);
+  result<protocol::frame> read_frame();
+  error broken(error e);
+
+  std::unique_ptr<stream> m_stream;
+  std::string m_host;
+  protocol::frame_reader m_reader;
+  protocol::frame_compressor m_compressor;
+  protocol::pipeline m_pipe;
+  session_info m_info;
+  std::optional<error> m_failed;
+};
+
+} // namespace cdk::session

@@ -1,0 +1,121 @@
+// The blocking driver over an in-memory scripted server.
+#include "cdk/protocol/messages.h"
+#include "cdk/session/connection.h"
+#include "fake_server.h"
+
+namespace cdk::session {
+namespace {
+
+using test::fake_server;
+
+connect_options options() {
+  connect_options o;
+  o.user = "app";
+  o.password = "S3cr3t-pa55";
+  return o;
+}
+
+result<std::unique_ptr<connection>> open_with(std::unique_ptr<fake_server> s,
+                                              const connect_options& o) {
+  return connection::open(std::move(s), o, "db.example");
+}
+
+TEST(connection, tls_compression_and_probe_with_an_80_server) {
+  auto server = std::make_unique<fake_server>();
+  fake_server* peer = server.get();
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  connection& conn = *c.value();
+  EXPECT_EQ(conn.tls_version(), "TLSv1.3");
+  EXPECT_EQ(conn.tls_cipher(), "TLS_AES_256_GCM_SHA384");
+  EXPECT_EQ(conn.compression(), "deflate_stream");
+  EXPECT_EQ(conn.client_id(), 42u);
+  EXPECT_TRUE(conn.server_generates_ids());
+  EXPECT_EQ(conn.info().auth_mechanism, "PLAIN");
+  EXPECT_EQ(peer->received, (std::vector<int>{1, 2, 2, 2, 4, 24, 25}));
+
+  // Requests after set-up are compressed; replies are matched in order.
+  const auto before = peer->compressed_writes;
+  protocol::encode_expect_close(conn.pipeline().output()); // any request/reply pair
+  conn.pipeline().expect(protocol::replies::ok);
+  protocol::append_frame(conn.pipeline().output(), 12, "");
+  conn.pipeline().expect(protocol::replies::statement);
+  auto r1 = conn.read_reply();
+  ASSERT_TRUE(r1.ok()) << r1.err().message;
+  EXPECT_EQ(r1.value().last().type, 0);
+  auto r2 = conn.read_reply();
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2.value().last().type, 17);
+  EXPECT_EQ(r2.value().info.client_id, 1u);
+  EXPECT_EQ(peer->compressed_writes, before + 1); // both requests in one compressed write
+  EXPECT_TRUE(conn.close().ok());
+  EXPECT_EQ(peer->received.back(), 3);
+  EXPECT_FALSE(conn.is_open());
+}
+
+TEST(connection, a_57_server_means_client_generated_ids) {
+  auto server = std::make_unique<fake_server>();
+  server->emulate_57 = true;
+  fake_server* peer = server.get();
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  EXPECT_FALSE(c.value()->server_generates_ids());
+  EXPECT_TRUE(c.value()->info().probed);
+  EXPECT_EQ(c.value()->compression(), "");
+  // No Expect.Close (25) after the 5160.
+  EXPECT_EQ(peer->received, (std::vector<int>{1, 2, 2, 4, 24}));
+}
+
+TEST(connection, wrong_password_is_1045_without_the_password) {
+  auto server = std::make_unique<fake_server>();
+  server->password = "the-right-one";
+  connect_options o = options();
+  o.tls.mode = ssl_mode::disabled;
+  auto c = open_with(std::move(server), o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.err().code, 1045u);
+  EXPECT_NE(c.err().message.find("Access denied"), std::string::npos);
+  EXPECT_EQ(c.err().message.find("S3cr3t-pa55"), std::string::npos);
+}
+
+TEST(connection, auto_on_plain_tcp_uses_mysql41) {
+  auto server = std::make_unique<fake_server>();
+  server->offer_tls = false;
+  connect_options o = options();
+  o.tls.mode = ssl_mode::disabled;
+  auto c = open_with(std::move(server), o);
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  EXPECT_EQ(c.value()->info().auth_mechanism, "MYSQL41");
+  EXPECT_EQ(c.value()->tls_version(), "");
+}
+
+TEST(connection, tls_required_without_server_support_fails) {
+  auto server = std::make_unique<fake_server>();
+  server->offer_tls = false;
+  auto c = open_with(std::move(server), options());
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.err().code, client_errc::ssl_connection);
+}
+
+TEST(connection, no_reachable_host_names_them_all) {
+  connect_options o = options();
+  o.connect_timeout = std::chrono::milliseconds(2000);
+  o.hosts = {{"127.0.0.1", 1, "", 10}, {"", 33060, "/nonexistent/mysqlx.sock", 90}};
+  auto c = connection::open(o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.err().origin, error_origin::connection);
+  // Highest priority first: the socket, then 127.0.0.1:1 (the last error).
+  EXPECT_NE(c.err().message.find("any of 2 hosts"), std::string::npos) << c.err().message;
+  EXPECT_NE(c.err().message.find("127.0.0.1:1"), std::string::npos) << c.err().message;
+}
+
+TEST(connection, read_reply_without_a_request_is_a_usage_error) {
+  auto c = open_with(std::make_unique<fake_server>(), options());
+  ASSERT_TRUE(c.ok());
+  auto r = c.value()->read_reply();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::usage);
+}
+
+} // namespace
+} // namespace cdk::session

@@ -1,0 +1,155 @@
+// An in-memory cdk::stream whose other end is a small scripted X Protocol
+// server (8.0-like, or 5.7-like with emulate_57), for driver tests without
+// sockets. TLS is simulated: start_tls() only flips a flag.
+#pragma once
+
+#include "cdk/foundation/stream.h"
+#include "cdk/protocol/compression.h"
+#include "cdk/protocol/frame.h"
+#include "cdk/session/scramble.h"
+#include "script.h"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace cdk::session::test {
+
+class fake_server final : public stream {
+public:
+  std::string password = "S3cr3t-pa55";
+  bool emulate_57 = false;
+  bool offer_tls = true;
+  bool local = false;
+  std::vector<int> received; // client message types, in order (inner frames when compressed)
+  std::size_t compressed_writes = 0;
+
+  status write(std::string_view bytes) override {
+    if (m_closed) return error::connection(client_errc::lost_connection, "closed");
+    if (bytes.size() > 4 && bytes[4] == 46) ++compressed_writes;
+    auto st = m_in.feed(bytes);
+    if (!st) return st;
+    for (;;) {
+      auto f = m_in.next();
+      if (!f.ok() || !f.value()) break;
+      on_client(*f.value());
+    }
+    return ok();
+  }
+
+  result<std::size_t> read_some(char* buf, std::size_t n) override {
+    if (m_out.empty())
+      return error::connection(client_errc::lost_connection, "server sent nothing");
+    const std::size_t k = std::min<std::size_t>({n, m_out.size(), 7}); // small reads on purpose
+    m_out.copy(buf, k);
+    m_out.erase(0, k);
+    return k;
+  }
+
+  status start_tls(const tls_options&, std::string_view) override {
+    m_tls = true;
+    return ok();
+  }
+  bool is_tls() const override { return m_tls; }
+  bool is_local() const override { return local; }
+  std::string tls_version() const override { return m_tls ? "TLSv1.3" : ""; }
+  std::string tls_cipher() const override { return m_tls ? "TLS_AES_256_GCM_SHA384" : ""; }
+  void close() noexcept override { m_closed = true; }
+
+private:
+  void send(const frame& f) { protocol::append_frame(m_pending, f.type, f.payload); }
+
+  void flush() {
+    (void)m_compress.wrap(m_pending);
+    m_out += m_pending;
+    m_pending.clear();
+  }
+
+  void on_client(const frame& f) {
+    received.push_back(f.type);
+    switch (f.type) {
+    case 1:
+      send(capabilities_frame(offer_tls, emulate_57 ? std::vector<std::string>{}
+                                                    : std::vector<std::string>{"deflate_stream"}));
+      break;
+    case 2:
+      on_caps_set(parse<Mysqlx::Connection::CapabilitiesSet>(f));
+      break;
+    case 4:
+      on_auth_start(parse<Mysqlx::Session::AuthenticateStart>(f));
+      break;
+    case 5:
+      on_auth_continue(parse<Mysqlx::Session::AuthenticateContinue>(f));
+      break;
+    case 24:
+      send(emulate_57 ? error_frame(5160, "Unknown condition key") : ok_frame());
+      break;
+    case 25:
+      send(ok_frame());
+      break;
+    case 12: {
+      send(client_id_notice(1)); // any LOCAL notice: attributed to this reply
+      send(frame{17, ""});
+      break;
+    }
+    case 3: {
+      Mysqlx::Ok bye;
+      bye.set_msg("bye!");
+      send(server(protocol::server_msg::ok, bye));
+      break;
+    }
+    default:
+      send(error_frame(1047, "Unexpected message received"));
+      break;
+    }
+    flush();
+  }
+
+  void on_caps_set(const Mysqlx::Connection::CapabilitiesSet& m) {
+    const auto& cap = m.capabilities().capabilities(0);
+    if (cap.name() == "session_connect_attrs" && emulate_57) {
+      send(error_frame(5002, "Capability 'session_connect_attrs' doesn't exist"));
+      return;
+    }
+    send(ok_frame());
+    if (cap.name() == "compression") m_compression_pending = true;
+  }
+
+  void on_auth_start(const Mysqlx::Session::AuthenticateStart& m) {
+    m_mech = m.mech_name();
+    if (m_mech == "PLAIN") {
+      auth_result(m.auth_data() == std::string("\0app\0", 5) + password);
+      return;
+    }
+    send(challenge_frame(salt20()));
+  }
+
+  void on_auth_continue(const Mysqlx::Session::AuthenticateContinue& m) {
+    const std::string expected = m_mech == "MYSQL41" ? mysql41_response(password, salt20())
+                                                     : sha256_memory_response(password, salt20());
+    auth_result(m.auth_data() == std::string("\0app\0", 5) + expected);
+  }
+
+  void auth_result(bool good) {
+    if (!good) {
+      send(error_frame(1045, "Access denied for user 'app'@'localhost' (using password: YES)"));
+      return;
+    }
+    send(client_id_notice(42));
+    send(auth_ok_frame());
+    if (m_compression_pending) {
+      (void)m_in.enable_compression("deflate_stream");
+      (void)m_compress.enable("deflate_stream");
+      m_compression_pending = false;
+      m_out += m_pending; // AuthenticateOk itself goes out uncompressed
+      m_pending.clear();
+    }
+  }
+
+  protocol::frame_reader m_in{protocol::default_max_frame_size, 46};
+  protocol::frame_compressor m_compress{19};
+  std::string m_pending, m_out, m_mech;
+  bool m_tls = false, m_closed = false, m_compression_pending = false;
+};
+
+} // namespace cdk::session::test
