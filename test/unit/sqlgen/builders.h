@@ -1,13 +1,13 @@
 // Short constructors for the protobuf messages the sqlgen tests feed in.
 #pragma once
 
+#include "test/xserver/sqlgen/sqlgen.h"
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "test/xserver/sqlgen/sqlgen.h"
 
 namespace sqlgen_test {
 
@@ -71,9 +71,15 @@ inline Expr lit(const Scalar& s) {
   *e.mutable_literal() = s;
   return e;
 }
-inline Expr num(std::int64_t v) { return lit(s_int(v)); }
-inline Expr str(const std::string& v) { return lit(s_str(v)); }
-inline Expr plain(const std::string& v) { return lit(s_octets(v)); }  // cast types, units
+inline Expr num(std::int64_t v) {
+  return lit(s_int(v));
+}
+inline Expr str(const std::string& v) {
+  return lit(s_str(v));
+}
+inline Expr plain(const std::string& v) {
+  return lit(s_octets(v));
+} // cast types, units
 
 inline DocumentPathItem member(const std::string& name) {
   DocumentPathItem i;
@@ -101,7 +107,9 @@ inline Expr path(std::initializer_list<DocumentPathItem> items, const std::strin
   if (!column.empty()) e.mutable_identifier()->set_name(column);
   return e;
 }
-inline Expr field(const std::string& name) { return path({member(name)}); }
+inline Expr field(const std::string& name) {
+  return path({member(name)});
+}
 
 inline Expr column(const std::string& name, const std::string& table = "",
                    const std::string& schema = "") {
@@ -164,4 +172,4 @@ inline Mysqlx::Crud::Collection collection(const std::string& name, const std::s
   return c;
 }
 
-}  // namespace sqlgen_test
+} // namespace sqlgen_test

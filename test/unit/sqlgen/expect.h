@@ -2,22 +2,23 @@
 // on failure), an input, and either the exact SQL or the X Plugin's error.
 #pragma once
 
-#include <gtest/gtest.h>
+#include "test/unit/sqlgen/builders.h"
 
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
-
-#include "test/unit/sqlgen/builders.h"
 
 namespace sqlgen_test {
 
 struct outcome {
-  std::string sql;          // expected SQL when code == 0
-  std::uint32_t code = 0;   // expected X Plugin error code
-  std::string message;      // expected error text (exact)
+  std::string sql;        // expected SQL when code == 0
+  std::uint32_t code = 0; // expected X Plugin error code
+  std::string message;    // expected error text (exact)
 };
-inline outcome sql(std::string s) { return outcome{std::move(s), 0, ""}; }
+inline outcome sql(std::string s) {
+  return outcome{std::move(s), 0, ""};
+}
 inline outcome error(std::uint32_t code, std::string message) {
   return outcome{"", code, std::move(message)};
 }
@@ -69,4 +70,4 @@ inline env v57_env(bool relational = false) {
   return e;
 }
 
-}  // namespace sqlgen_test
+} // namespace sqlgen_test

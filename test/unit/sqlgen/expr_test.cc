@@ -1,8 +1,8 @@
 // Mysqlx.Expr -> SQL: literals, placeholders, identifiers, document paths,
 // objects, arrays, function calls and the errors for each.
-#include <limits>
-
 #include "test/unit/sqlgen/expect.h"
+
+#include <limits>
 
 namespace sqlgen_test {
 namespace {
@@ -81,8 +81,7 @@ TEST(SqlgenExpr, ColumnsAndPaths) {
       {"member needing quotes", path({member("b c")}), sql("JSON_EXTRACT(doc,'$.\\\"b c\\\"')")},
       {"member with quote chars", path({member("it's")}),
        sql("JSON_EXTRACT(doc,'$.\\\"it\\'s\\\"')")},
-      {"member starting with digit", path({member("1a")}),
-       sql("JSON_EXTRACT(doc,'$.\\\"1a\\\"')")},
+      {"member starting with digit", path({member("1a")}), sql("JSON_EXTRACT(doc,'$.\\\"1a\\\"')")},
       {"member *", path({member("a"), item(T::MEMBER_ASTERISK)}), sql("JSON_EXTRACT(doc,'$.a.*')")},
       {"index *", path({member("a"), item(T::ARRAY_INDEX_ASTERISK)}),
        sql("JSON_EXTRACT(doc,'$.a[*]')")},
@@ -90,7 +89,8 @@ TEST(SqlgenExpr, ColumnsAndPaths) {
       {"root", path({member("")}), sql("JSON_EXTRACT(doc,'$')")},
       {"path in a column", path({member("a")}, "info"), sql("JSON_EXTRACT(`info`,'$.a')"),
        table_env()},
-      {"path in table.column", [] {
+      {"path in table.column",
+       [] {
          Expr e = path({member("a")}, "info");
          e.mutable_identifier()->set_table_name("t");
          return e;
@@ -156,7 +156,8 @@ TEST(SqlgenExpr, FunctionCalls) {
       {"$._id reads the key column", fn("upper", {field("_id")}), sql("upper(`_id`)")},
       {"$._id without key column", fn("upper", {field("_id")}),
        sql("upper(JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id')))"), no_id_column},
-      {"no name", [] {
+      {"no name",
+       [] {
          Expr e;
          e.set_type(Expr::FUNC_CALL);
          return e;
@@ -170,5 +171,5 @@ TEST(SqlgenExpr, QuoteHelpers) {
   EXPECT_EQ(xserver::sqlgen::quote_identifier("we`ird"), "`we``ird`");
 }
 
-}  // namespace
-}  // namespace sqlgen_test
+} // namespace
+} // namespace sqlgen_test

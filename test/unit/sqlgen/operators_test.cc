@@ -4,7 +4,6 @@
 namespace sqlgen_test {
 namespace {
 
-
 TEST(SqlgenOperators, UnaryAndBinary) {
   const Expr a = column("a");
   const Expr b = column("b");
@@ -12,9 +11,11 @@ TEST(SqlgenOperators, UnaryAndBinary) {
     const char* name;
     const char* sql;
   };
-  const std::vector<c> unary{
-      {"!", "(!`a`)"}, {"not", "(NOT `a`)"}, {"sign_minus", "(-`a`)"},
-      {"sign_plus", "(+`a`)"}, {"~", "(~`a`)"}};
+  const std::vector<c> unary{{"!", "(!`a`)"},
+                             {"not", "(NOT `a`)"},
+                             {"sign_minus", "(-`a`)"},
+                             {"sign_plus", "(+`a`)"},
+                             {"~", "(~`a`)"}};
   for (const auto& u : unary) {
     SCOPED_TRACE(u.name);
     check(render(op(u.name, {a}), table_env()), sql(u.sql));
@@ -22,15 +23,18 @@ TEST(SqlgenOperators, UnaryAndBinary) {
           error(5151, "Unary operations require exactly one operand in expression."));
   }
   const std::vector<c> binary{
-      {"!=", "(`a` != `b`)"}, {"%", "(`a` % `b`)"},     {"&", "(`a` & `b`)"},
-      {"&&", "(`a` AND `b`)"}, {"+", "(`a` + `b`)"},    {"-", "(`a` - `b`)"},
-      {"/", "(`a` / `b`)"},    {"<", "(`a` < `b`)"},    {"<<", "(`a` << `b`)"},
-      {"<=", "(`a` <= `b`)"},  {"==", "(`a` = `b`)"},   {">", "(`a` > `b`)"},
-      {">=", "(`a` >= `b`)"},  {">>", "(`a` >> `b`)"},  {"^", "(`a` ^ `b`)"},
-      {"div", "(`a` DIV `b`)"}, {"is", "(`a` IS `b`)"}, {"is_not", "(`a` IS NOT `b`)"},
-      {"xor", "(`a` XOR `b`)"}, {"|", "(`a` | `b`)"},   {"||", "(`a` OR `b`)"},
-      {"*", "(`a` * `b`)"},    {"regexp", "(`a` REGEXP `b`)"},
-      {"not_regexp", "(`a` NOT REGEXP `b`)"}};
+      {"!=", "(`a` != `b`)"},         {"%", "(`a` % `b`)"},
+      {"&", "(`a` & `b`)"},           {"&&", "(`a` AND `b`)"},
+      {"+", "(`a` + `b`)"},           {"-", "(`a` - `b`)"},
+      {"/", "(`a` / `b`)"},           {"<", "(`a` < `b`)"},
+      {"<<", "(`a` << `b`)"},         {"<=", "(`a` <= `b`)"},
+      {"==", "(`a` = `b`)"},          {">", "(`a` > `b`)"},
+      {">=", "(`a` >= `b`)"},         {">>", "(`a` >> `b`)"},
+      {"^", "(`a` ^ `b`)"},           {"div", "(`a` DIV `b`)"},
+      {"is", "(`a` IS `b`)"},         {"is_not", "(`a` IS NOT `b`)"},
+      {"xor", "(`a` XOR `b`)"},       {"|", "(`a` | `b`)"},
+      {"||", "(`a` OR `b`)"},         {"*", "(`a` * `b`)"},
+      {"regexp", "(`a` REGEXP `b`)"}, {"not_regexp", "(`a` NOT REGEXP `b`)"}};
   for (const auto& bin : binary) {
     SCOPED_TRACE(bin.name);
     check(render(op(bin.name, {a, b}), table_env()), sql(bin.sql));
@@ -105,8 +109,10 @@ TEST(SqlgenOperators, In) {
        sql("JSON_CONTAINS(JSON_ARRAY(1),'1')")},
       {"in array, bound placeholder", op("in", {placeholder(0), array({str("x")})}),
        sql("JSON_CONTAINS(JSON_ARRAY('x'),JSON_QUOTE('x'))"), with_args({s_str("x")})},
-      {"not_in array", op("not_in", {a, array({num(1)})}), sql("NOT JSON_CONTAINS(JSON_ARRAY(1),`a`)")},
-      {"in, 1 operand", op("in", {a}), error(5151, "IN expression requires at least two parameters.")},
+      {"not_in array", op("not_in", {a, array({num(1)})}),
+       sql("NOT JSON_CONTAINS(JSON_ARRAY(1),`a`)")},
+      {"in, 1 operand", op("in", {a}),
+       error(5151, "IN expression requires at least two parameters.")},
   });
 }
 
@@ -181,15 +187,18 @@ TEST(SqlgenOperators, DateAndCast) {
       {"cast signed", op("cast", {a, plain("SIGNED")}), sql("CAST(`a` AS SIGNED)")},
       {"cast unsigned integer", op("cast", {field("n"), plain("UNSIGNED INTEGER")}),
        sql("CAST(JSON_UNQUOTE(JSON_EXTRACT(doc,'$.n')) AS UNSIGNED INTEGER)"), env()},
-      {"cast decimal(m,d)", op("cast", {a, plain("DECIMAL(10,2)")}), sql("CAST(`a` AS DECIMAL(10,2))")},
+      {"cast decimal(m,d)", op("cast", {a, plain("DECIMAL(10,2)")}),
+       sql("CAST(`a` AS DECIMAL(10,2))")},
       {"cast char(n)", op("cast", {a, plain("CHAR(5)")}), sql("CAST(`a` AS CHAR(5))")},
       {"cast binary", op("cast", {a, plain("BINARY")}), sql("CAST(`a` AS BINARY)")},
       {"cast date types", op("cast", {a, plain("DATETIME")}), sql("CAST(`a` AS DATETIME)")},
       {"cast JSON", op("cast", {a, plain("JSON")}), sql("JSON_COMPACT(`a`)")},
       {"cast bad type", op("cast", {a, plain("INT")}), error(5154, "CAST type invalid.")},
       {"cast lower case", op("cast", {a, plain("signed")}), error(5154, "CAST type invalid.")},
-      {"cast injection", op("cast", {a, plain("SIGNED) OR (1")}), error(5154, "CAST type invalid.")},
-      {"cast, 1 operand", op("cast", {a}), error(5151, "CAST expression requires exactly two parameters.")},
+      {"cast injection", op("cast", {a, plain("SIGNED) OR (1")}),
+       error(5154, "CAST type invalid.")},
+      {"cast, 1 operand", op("cast", {a}),
+       error(5151, "CAST expression requires exactly two parameters.")},
   });
 }
 
@@ -199,7 +208,8 @@ TEST(SqlgenOperators, Unknown) {
   run({
       {"unknown", op("foo", {a}), error(5150, "Invalid operator foo")},
       {"case matters", op("AND", {a, b}), error(5150, "Invalid operator AND")},
-      {"no name", [] {
+      {"no name",
+       [] {
          Expr e;
          e.set_type(Expr::OPERATOR);
          return e;
@@ -208,5 +218,5 @@ TEST(SqlgenOperators, Unknown) {
   });
 }
 
-}  // namespace
-}  // namespace sqlgen_test
+} // namespace
+} // namespace sqlgen_test

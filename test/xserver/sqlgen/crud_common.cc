@@ -39,9 +39,9 @@ namespace {
 // A limit_expr value: an unsigned literal, or a placeholder bound to one.
 void write_limit_value(expr_writer& w, const Expr& e) {
   if (e.type() != Expr::LITERAL && e.type() != Expr::PLACEHOLDER)
-    fail(xerr::invalid_argument, "Invalid expression type used in limit field: " +
-                                     std::to_string(e.type()) +
-                                     ", expected types PLACEHOLDER or LITERAL");
+    fail(xerr::invalid_argument,
+         "Invalid expression type used in limit field: " + std::to_string(e.type()) +
+             ", expected types PLACEHOLDER or LITERAL");
   const Scalar* s = w.literal_of(e);
   if (!s) fail(xerr::expr_bad_value, "Invalid value of placeholder");
   if (s->type() == Scalar::V_SINT) {
@@ -54,7 +54,7 @@ void write_limit_value(expr_writer& w, const Expr& e) {
   w.scalar(*s);
 }
 
-}  // namespace
+} // namespace
 
 void write_limit_impl(expr_writer& w, const Mysqlx::Crud::Limit* limit,
                       const Mysqlx::Crud::LimitExpr* limit_expr, bool no_offset) {
@@ -86,4 +86,4 @@ void write_limit_impl(expr_writer& w, const Mysqlx::Crud::Limit* limit,
   }
 }
 
-}  // namespace xserver::sqlgen::detail
+} // namespace xserver::sqlgen::detail

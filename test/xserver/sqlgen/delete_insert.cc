@@ -19,8 +19,7 @@ cdk::result<std::string> render_delete(const Mysqlx::Crud::Delete& msg, const op
   });
 }
 
-cdk::result<std::string> render_insert_table(const Mysqlx::Crud::Insert& msg,
-                                             const options& opts) {
+cdk::result<std::string> render_insert_table(const Mysqlx::Crud::Insert& msg, const options& opts) {
   using namespace detail;
   return guarded([&](std::string& sql) {
     if (!msg.has_collection()) missing_field("Mysqlx.Crud.Insert.collection");
@@ -56,4 +55,4 @@ cdk::result<std::string> render_insert_table(const Mysqlx::Crud::Insert& msg,
   });
 }
 
-}  // namespace xserver::sqlgen
+} // namespace xserver::sqlgen

@@ -5,11 +5,11 @@
 // into a cdk::error once, at the API boundary (guarded()).
 #pragma once
 
+#include "test/xserver/sqlgen/sqlgen.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include "test/xserver/sqlgen/sqlgen.h"
 
 namespace xserver::sqlgen::detail {
 
@@ -32,7 +32,7 @@ inline constexpr std::uint32_t expr_missing_arg = 5152;
 inline constexpr std::uint32_t expr_bad_type_value = 5153;
 inline constexpr std::uint32_t expr_bad_value = 5154;
 inline constexpr std::uint32_t bad_locking = 5169;
-}  // namespace xerr
+} // namespace xerr
 
 struct sql_error {
   std::uint32_t code;
@@ -54,18 +54,18 @@ template <typename Fn> cdk::result<std::string> guarded(Fn&& fn) {
 }
 
 // ---- text helpers (quote.cc)
-void append_string(std::string& out, std::string_view text);      // 'text'
-void append_identifier(std::string& out, std::string_view name);  // `name`
+void append_string(std::string& out, std::string_view text);     // 'text'
+void append_identifier(std::string& out, std::string_view name); // `name`
 void append_identifier_if_needed(std::string& out, std::string_view name);
-std::string json_member(std::string_view name);  // a, or "a b" (JSON-quoted)
+std::string json_member(std::string_view name); // a, or "a b" (JSON-quoted)
 std::string number_text(double v);
 std::string number_text(float v);
 std::string upper(std::string_view s);
 
 // ---- builtin function names (functions.cc)
 bool is_native_function(std::string_view name);
-bool is_json_function(std::string_view name);         // takes or returns JSON
-bool is_json_result_function(std::string_view name);  // returns JSON
+bool is_json_function(std::string_view name);        // takes or returns JSON
+bool is_json_result_function(std::string_view name); // returns JSON
 
 using Expr = Mysqlx::Expr::Expr;
 using Scalar = Mysqlx::Datatypes::Scalar;
@@ -89,7 +89,7 @@ public:
   void json_only(const Expr& e, std::string_view op_name);
   void path(const Doc_path& p);
   void column(const Mysqlx::Expr::ColumnIdentifier& c);
-  void op(const Operator& o);  // operators.cc
+  void op(const Operator& o); // operators.cc
 
   // The scalar a literal or a bound placeholder stands for, or nullptr.
   const Scalar* literal_of(const Expr& e) const;
@@ -111,8 +111,8 @@ private:
   std::string& m_out;
 };
 
-bool is_doc_path(const Expr& e);  // an identifier with a document path
-bool is_id_path(const Expr& e);   // exactly `$._id`
+bool is_doc_path(const Expr& e); // an identifier with a document path
+bool is_id_path(const Expr& e);  // exactly `$._id`
 
 // ---- MariaDB JSON comparison and sorting (json_compare.cc)
 // Writes `a <op> b` with MySQL's JSON comparison rules when an operand is a
@@ -134,4 +134,4 @@ template <typename Msg> void write_limit(expr_writer& w, const Msg& msg, bool no
                    msg.has_limit_expr() ? &msg.limit_expr() : nullptr, no_offset);
 }
 
-}  // namespace xserver::sqlgen::detail
+} // namespace xserver::sqlgen::detail

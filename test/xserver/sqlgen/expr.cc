@@ -20,14 +20,26 @@ bool is_id_path(const Expr& e) {
 void expr_writer::expr(const Expr& e) {
   if (!e.has_type()) missing_field("Mysqlx.Expr.Expr.type");
   switch (e.type()) {
-  case Expr::IDENT: column(e.identifier()); break;
-  case Expr::LITERAL: scalar(e.literal()); break;
+  case Expr::IDENT:
+    column(e.identifier());
+    break;
+  case Expr::LITERAL:
+    scalar(e.literal());
+    break;
   case Expr::VARIABLE:
     fail(xerr::expr_bad_type_value, "Mysqlx::Expr::Expr::VARIABLE is not supported yet");
-  case Expr::FUNC_CALL: function(e.function_call()); break;
-  case Expr::OPERATOR: op(e.operator_()); break;
-  case Expr::PLACEHOLDER: placeholder(e.position()); break;
-  case Expr::OBJECT: object(e.object()); break;
+  case Expr::FUNC_CALL:
+    function(e.function_call());
+    break;
+  case Expr::OPERATOR:
+    op(e.operator_());
+    break;
+  case Expr::PLACEHOLDER:
+    placeholder(e.position());
+    break;
+  case Expr::OBJECT:
+    object(e.object());
+    break;
   case Expr::ARRAY: {
     put("JSON_ARRAY(");
     for (int i = 0; i < e.array().value_size(); ++i) {
@@ -47,8 +59,8 @@ void expr_writer::expr(const Expr& e) {
 // JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id')) and is the primary key.
 void expr_writer::unquoted(const Expr& e) {
   if (!is_doc_path(e)) return expr(e);
-  if (m_ctx.opts.id_column && !m_ctx.relational && is_id_path(e) &&
-      !e.identifier().has_name() && !e.identifier().has_table_name())
+  if (m_ctx.opts.id_column && !m_ctx.relational && is_id_path(e) && !e.identifier().has_name() &&
+      !e.identifier().has_table_name())
     return put("`_id`");
   put("JSON_UNQUOTE(");
   expr(e);
@@ -83,14 +95,30 @@ void expr_writer::placeholder(std::uint32_t pos) {
 void expr_writer::scalar(const Scalar& s) {
   if (!s.has_type()) missing_field("Mysqlx.Datatypes.Scalar.type");
   switch (s.type()) {
-  case Scalar::V_SINT: put(std::to_string(s.v_signed_int())); break;
-  case Scalar::V_UINT: put(std::to_string(s.v_unsigned_int())); break;
-  case Scalar::V_NULL: put("NULL"); break;
-  case Scalar::V_OCTETS: octets(s.v_octets()); break;
-  case Scalar::V_DOUBLE: put(number_text(s.v_double())); break;
-  case Scalar::V_FLOAT: put(number_text(s.v_float())); break;
-  case Scalar::V_BOOL: put(s.v_bool() ? "TRUE" : "FALSE"); break;
-  case Scalar::V_STRING: append_string(m_out, s.v_string().value()); break;
+  case Scalar::V_SINT:
+    put(std::to_string(s.v_signed_int()));
+    break;
+  case Scalar::V_UINT:
+    put(std::to_string(s.v_unsigned_int()));
+    break;
+  case Scalar::V_NULL:
+    put("NULL");
+    break;
+  case Scalar::V_OCTETS:
+    octets(s.v_octets());
+    break;
+  case Scalar::V_DOUBLE:
+    put(number_text(s.v_double()));
+    break;
+  case Scalar::V_FLOAT:
+    put(number_text(s.v_float()));
+    break;
+  case Scalar::V_BOOL:
+    put(s.v_bool() ? "TRUE" : "FALSE");
+    break;
+  case Scalar::V_STRING:
+    append_string(m_out, s.v_string().value());
+    break;
   default:
     fail(xerr::expr_bad_type_value,
          "Invalid value for Mysqlx::Datatypes::Scalar::Type " + std::to_string(s.type()));
@@ -101,7 +129,9 @@ void expr_writer::scalar(const Scalar& s) {
 void expr_writer::octets(const Scalar::Octets& o) {
   switch (o.content_type()) {
   case 0:
-  case 3: append_string(m_out, o.value()); break;
+  case 3:
+    append_string(m_out, o.value());
+    break;
   case 1:
     put("ST_GEOMFROMWKB(");
     append_string(m_out, o.value());
@@ -138,8 +168,12 @@ void expr_writer::json_literal(const Scalar& s) {
       put(")");
     }
     break;
-  case Scalar::V_NULL: put("'null'"); break;
-  case Scalar::V_BOOL: put(s.v_bool() ? "'true'" : "'false'"); break;
+  case Scalar::V_NULL:
+    put("'null'");
+    break;
+  case Scalar::V_BOOL:
+    put(s.v_bool() ? "'true'" : "'false'");
+    break;
   default: {
     std::string number;
     expr_writer(m_ctx, number).scalar(s);
@@ -163,15 +197,21 @@ void expr_writer::path(const Doc_path& p) {
       text += '.';
       text += json_member(item.value());
       break;
-    case DocumentPathItem::MEMBER_ASTERISK: text += ".*"; break;
+    case DocumentPathItem::MEMBER_ASTERISK:
+      text += ".*";
+      break;
     case DocumentPathItem::ARRAY_INDEX:
       text += '[' + std::to_string(item.index()) + ']';
       break;
-    case DocumentPathItem::ARRAY_INDEX_ASTERISK: text += "[*]"; break;
-    case DocumentPathItem::DOUBLE_ASTERISK: text += "**"; break;
+    case DocumentPathItem::ARRAY_INDEX_ASTERISK:
+      text += "[*]";
+      break;
+    case DocumentPathItem::DOUBLE_ASTERISK:
+      text += "**";
+      break;
     default:
-      fail(xerr::expr_bad_type_value, "Invalid value for Mysqlx::Expr::DocumentPathItem::Type " +
-                                          std::to_string(item.type()));
+      fail(xerr::expr_bad_type_value,
+           "Invalid value for Mysqlx::Expr::DocumentPathItem::Type " + std::to_string(item.type()));
     }
   }
   append_string(m_out, text);
@@ -248,10 +288,10 @@ void expr_writer::object(const Mysqlx::Expr::Object& o) {
   put(")");
 }
 
-}  // namespace detail
+} // namespace detail
 
 cdk::result<std::string> render_expr(const Mysqlx::Expr::Expr& expr, const expr_context& ctx) {
   return detail::guarded([&](std::string& sql) { detail::expr_writer(ctx, sql).expr(expr); });
 }
 
-}  // namespace xserver::sqlgen
+} // namespace xserver::sqlgen

@@ -96,8 +96,8 @@ void write_locking(expr_writer& w, const Find& msg) {
   w.put(msg.locking_options() == Find::NOWAIT ? " NOWAIT" : " SKIP LOCKED");
 }
 
-}  // namespace
-}  // namespace detail
+} // namespace
+} // namespace detail
 
 cdk::result<std::string> render_find(const Mysqlx::Crud::Find& msg, const options& opts) {
   using namespace detail;
@@ -129,4 +129,4 @@ cdk::result<std::string> render_find(const Mysqlx::Crud::Find& msg, const option
   });
 }
 
-}  // namespace xserver::sqlgen
+} // namespace xserver::sqlgen

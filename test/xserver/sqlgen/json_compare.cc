@@ -33,18 +33,23 @@ json_kind kind_of(const Scalar& s) {
   case Scalar::V_SINT:
   case Scalar::V_UINT:
   case Scalar::V_DOUBLE:
-  case Scalar::V_FLOAT: return json_kind::number;
-  case Scalar::V_STRING: return json_kind::string;
+  case Scalar::V_FLOAT:
+    return json_kind::number;
+  case Scalar::V_STRING:
+    return json_kind::string;
   case Scalar::V_OCTETS:
-    return s.v_octets().content_type() == 0 || s.v_octets().content_type() == 3
-               ? json_kind::string
-               : json_kind::other;
-  case Scalar::V_BOOL: return json_kind::boolean;
-  default: return json_kind::other;
+    return s.v_octets().content_type() == 0 || s.v_octets().content_type() == 3 ? json_kind::string
+                                                                                : json_kind::other;
+  case Scalar::V_BOOL:
+    return json_kind::boolean;
+  default:
+    return json_kind::other;
   }
 }
 
-std::string json_type(const std::string& p) { return "JSON_TYPE(" + p + ")"; }
+std::string json_type(const std::string& p) {
+  return "JSON_TYPE(" + p + ")";
+}
 
 std::string rank_key(const std::string& p) {
   return "CASE " + json_type(p) +
@@ -64,14 +69,15 @@ std::string string_key(const std::string& p) {
 
 // One side of a typed comparison.
 struct side {
-  std::string type_test;  // empty for the literal
-  std::string value;      // what the native comparison uses
-  std::string rank;       // type rank, SQL or a constant
+  std::string type_test; // empty for the literal
+  std::string value;     // what the native comparison uses
+  std::string rank;      // type rank, SQL or a constant
 };
 
 side path_side(const std::string& p, json_kind k) {
   switch (k) {
-  case json_kind::number: return {json_type(p) + " IN ('INTEGER','DOUBLE')", p, rank_key(p)};
+  case json_kind::number:
+    return {json_type(p) + " IN ('INTEGER','DOUBLE')", p, rank_key(p)};
   case json_kind::string:
     return {json_type(p) + "='STRING'", "JSON_UNQUOTE(" + p + ")", rank_key(p)};
   default:
@@ -84,7 +90,7 @@ side literal_side(const std::string& text, json_kind k) {
   return {"", text, rank};
 }
 
-}  // namespace
+} // namespace
 
 bool write_json_compare(expr_writer& w, const Operator& o, std::string_view sql_op) {
   const Expr& a = o.param(0);
@@ -130,4 +136,4 @@ void write_order_key(expr_writer& w, const Expr& e, bool desc) {
   w.put(rank_key(p) + dir + "," + number_key(p) + dir + "," + string_key(p) + dir);
 }
 
-}  // namespace xserver::sqlgen::detail
+} // namespace xserver::sqlgen::detail

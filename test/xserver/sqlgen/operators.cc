@@ -1,10 +1,10 @@
 // Mysqlx.Expr.Operator: the X Plugin's operator names, their SQL and their
 // argument checks (error 5151 texts are the X Plugin's).
+#include "test/xserver/sqlgen/detail.h"
+
 #include <algorithm>
 #include <array>
 #include <regex>
-
-#include "test/xserver/sqlgen/detail.h"
 
 namespace xserver::sqlgen::detail {
 namespace {
@@ -12,15 +12,15 @@ namespace {
 enum class kind {
   unary,
   binary,
-  compare,    // binary, with `$._id` unquoted and JSON comparison rules
-  unquoted,   // binary on unquoted operands (regexp)
-  asterisk,   // `*` alone or multiplication
+  compare,  // binary, with `$._id` unquoted and JSON comparison rules
+  unquoted, // binary on unquoted operands (regexp)
+  asterisk, // `*` alone or multiplication
   nullary,
   between,
   like,
   in,
-  cont_in,   // 8.0 only
-  overlaps,  // 8.0 only
+  cont_in,  // 8.0 only
+  overlaps, // 8.0 only
   date,
   cast,
 };
@@ -102,11 +102,26 @@ const std::string& keyword_arg(const Expr& e, bool (*valid)(const std::string&),
 }
 
 bool valid_interval_unit(const std::string& unit) {
-  static constexpr std::array<std::string_view, 20> units{
-      "DAY",    "DAY_HOUR",           "DAY_MICROSECOND", "DAY_MINUTE",  "DAY_SECOND",
-      "HOUR",   "HOUR_MICROSECOND",   "HOUR_MINUTE",     "HOUR_SECOND", "MICROSECOND",
-      "MINUTE", "MINUTE_MICROSECOND", "MINUTE_SECOND",   "MONTH",       "QUARTER",
-      "SECOND", "SECOND_MICROSECOND", "WEEK",            "YEAR",        "YEAR_MONTH"};
+  static constexpr std::array<std::string_view, 20> units{"DAY",
+                                                          "DAY_HOUR",
+                                                          "DAY_MICROSECOND",
+                                                          "DAY_MINUTE",
+                                                          "DAY_SECOND",
+                                                          "HOUR",
+                                                          "HOUR_MICROSECOND",
+                                                          "HOUR_MINUTE",
+                                                          "HOUR_SECOND",
+                                                          "MICROSECOND",
+                                                          "MINUTE",
+                                                          "MINUTE_MICROSECOND",
+                                                          "MINUTE_SECOND",
+                                                          "MONTH",
+                                                          "QUARTER",
+                                                          "SECOND",
+                                                          "SECOND_MICROSECOND",
+                                                          "WEEK",
+                                                          "YEAR",
+                                                          "YEAR_MONTH"};
   return std::binary_search(units.begin(), units.end(), std::string_view(unit));
 }
 
@@ -176,11 +191,12 @@ void write_binary(expr_writer& w, const Operator& o, std::string_view sql, bool 
   w.put(")");
 }
 
-}  // namespace
+} // namespace
 
 void expr_writer::json_only(const Expr& e, std::string_view op_name) {
   switch (e.type()) {
-  case Expr::LITERAL: return json_literal(e.literal());
+  case Expr::LITERAL:
+    return json_literal(e.literal());
   case Expr::PLACEHOLDER:
     if (const Scalar* s = literal_of(e)) return json_literal(*s);
     fail(xerr::expr_bad_value, "Invalid value of placeholder");
@@ -194,7 +210,8 @@ void expr_writer::json_only(const Expr& e, std::string_view op_name) {
       fail(xerr::expr_bad_value,
            std::string(op_name) + " expression requires operator that produce a JSON value.");
     return expr(e);
-  default: return expr(e);
+  default:
+    return expr(e);
   }
 }
 
@@ -262,7 +279,9 @@ void expr_writer::op(const Operator& o) {
     }
     put(")");
     break;
-  case kind::in: write_in(*this, o, d->sql); break;
+  case kind::in:
+    write_in(*this, o, d->sql);
+    break;
   case kind::cont_in:
     need_args(n == 2, "CONT_IN expression requires two parameters.");
     put(d->sql);
@@ -292,8 +311,10 @@ void expr_writer::op(const Operator& o) {
     put(keyword_arg(o.param(2), valid_interval_unit, "DATE interval unit invalid."));
     put(")");
     break;
-  case kind::cast: write_cast(*this, o); break;
+  case kind::cast:
+    write_cast(*this, o);
+    break;
   }
 }
 
-}  // namespace xserver::sqlgen::detail
+} // namespace xserver::sqlgen::detail

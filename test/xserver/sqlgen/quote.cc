@@ -1,9 +1,9 @@
 // Quoting of SQL strings, identifiers and JSON path members, and number text.
+#include "test/xserver/sqlgen/detail.h"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
-
-#include "test/xserver/sqlgen/detail.h"
 
 namespace xserver::sqlgen {
 
@@ -21,7 +21,9 @@ std::string quote_identifier(std::string_view name) {
 
 namespace detail {
 
-void fail(std::uint32_t code, std::string message) { throw sql_error{code, std::move(message)}; }
+void fail(std::uint32_t code, std::string message) {
+  throw sql_error{code, std::move(message)};
+}
 
 // The escapes of mysql_real_escape_string(): safe whatever the sql_mode, as
 // long as NO_BACKSLASH_ESCAPES is off (MariaDB's default, which xserverd keeps).
@@ -30,14 +32,29 @@ void append_string(std::string& out, std::string_view text) {
   out.push_back('\'');
   for (char c : text) {
     switch (c) {
-    case '\0': out.append("\\0"); break;
-    case '\n': out.append("\\n"); break;
-    case '\r': out.append("\\r"); break;
-    case '\\': out.append("\\\\"); break;
-    case '\'': out.append("\\'"); break;
-    case '"': out.append("\\\""); break;
-    case '\x1a': out.append("\\Z"); break;
-    default: out.push_back(c);
+    case '\0':
+      out.append("\\0");
+      break;
+    case '\n':
+      out.append("\\n");
+      break;
+    case '\r':
+      out.append("\\r");
+      break;
+    case '\\':
+      out.append("\\\\");
+      break;
+    case '\'':
+      out.append("\\'");
+      break;
+    case '"':
+      out.append("\\\"");
+      break;
+    case '\x1a':
+      out.append("\\Z");
+      break;
+    default:
+      out.push_back(c);
     }
   }
   out.push_back('\'');
@@ -53,16 +70,19 @@ void append_identifier(std::string& out, std::string_view name) {
 }
 
 namespace {
-bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-}  // namespace
+bool is_alpha(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+bool is_alnum(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
+} // namespace
 
 // As the X Plugin: bare when it starts with a letter and has only letters,
 // digits and '_'.
 void append_identifier_if_needed(std::string& out, std::string_view name) {
   bool bare = !name.empty() && is_alpha(name[0]);
-  for (std::size_t i = 1; bare && i < name.size(); ++i)
-    bare = is_alnum(name[i]) || name[i] == '_';
+  for (std::size_t i = 1; bare && i < name.size(); ++i) bare = is_alnum(name[i]) || name[i] == '_';
   if (bare)
     out.append(name);
   else
@@ -73,20 +93,34 @@ void append_identifier_if_needed(std::string& out, std::string_view name) {
 // JSON string (MySQL and MariaDB paths both accept $."a b").
 std::string json_member(std::string_view name) {
   bool bare = !name.empty() && (is_alpha(name[0]) || name[0] == '_');
-  for (std::size_t i = 1; bare && i < name.size(); ++i)
-    bare = is_alnum(name[i]) || name[i] == '_';
+  for (std::size_t i = 1; bare && i < name.size(); ++i) bare = is_alnum(name[i]) || name[i] == '_';
   if (bare) return std::string(name);
   std::string out = "\"";
   for (char c : name) {
     switch (c) {
-    case '"': out.append("\\\""); break;
-    case '\\': out.append("\\\\"); break;
-    case '\b': out.append("\\b"); break;
-    case '\f': out.append("\\f"); break;
-    case '\n': out.append("\\n"); break;
-    case '\r': out.append("\\r"); break;
-    case '\t': out.append("\\t"); break;
-    default: out.push_back(c);
+    case '"':
+      out.append("\\\"");
+      break;
+    case '\\':
+      out.append("\\\\");
+      break;
+    case '\b':
+      out.append("\\b");
+      break;
+    case '\f':
+      out.append("\\f");
+      break;
+    case '\n':
+      out.append("\\n");
+      break;
+    case '\r':
+      out.append("\\r");
+      break;
+    case '\t':
+      out.append("\\t");
+      break;
+    default:
+      out.push_back(c);
     }
   }
   out.push_back('"');
@@ -98,13 +132,17 @@ template <typename F> std::string float_text(F v) {
   // SQL and JSON have no NaN or infinity; MySQL would reject the statement.
   if (!std::isfinite(v)) fail(xerr::expr_bad_value, "Invalid value for a floating point literal");
   char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back the same
+  auto res = std::to_chars(buf, buf + sizeof buf, v); // shortest text that reads back the same
   return std::string(buf, res.ptr);
 }
-}  // namespace
+} // namespace
 
-std::string number_text(double v) { return float_text(v); }
-std::string number_text(float v) { return float_text(v); }
+std::string number_text(double v) {
+  return float_text(v);
+}
+std::string number_text(float v) {
+  return float_text(v);
+}
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -112,5 +150,5 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-}  // namespace detail
-}  // namespace xserver::sqlgen
+} // namespace detail
+} // namespace xserver::sqlgen

@@ -13,7 +13,9 @@ namespace {
 using Mysqlx::Crud::UpdateOperation;
 using Operations = google::protobuf::RepeatedPtrField<UpdateOperation>;
 
-bool is_merge(int op) { return op == UpdateOperation::ITEM_MERGE || op == UpdateOperation::MERGE_PATCH; }
+bool is_merge(int op) {
+  return op == UpdateOperation::ITEM_MERGE || op == UpdateOperation::MERGE_PATCH;
+}
 
 bool is_short_path(const Doc_path& p, std::string_view member) {
   return p.size() == 1 && p.Get(0).type() == Mysqlx::Expr::DocumentPathItem::MEMBER &&
@@ -27,14 +29,22 @@ const Expr& value_of(const UpdateOperation& item) {
 
 const char* json_function(int op, bool v57) {
   switch (op) {
-  case UpdateOperation::ITEM_REMOVE: return "JSON_REMOVE(";
-  case UpdateOperation::ITEM_SET: return "JSON_SET(";
-  case UpdateOperation::ITEM_REPLACE: return "JSON_REPLACE(";
-  case UpdateOperation::ITEM_MERGE: return v57 ? "JSON_MERGE(" : "JSON_MERGE_PRESERVE(";
-  case UpdateOperation::ARRAY_INSERT: return "JSON_ARRAY_INSERT(";
-  case UpdateOperation::ARRAY_APPEND: return "JSON_ARRAY_APPEND(";
-  case UpdateOperation::MERGE_PATCH: return v57 ? nullptr : "JSON_MERGE_PATCH(";
-  default: return nullptr;
+  case UpdateOperation::ITEM_REMOVE:
+    return "JSON_REMOVE(";
+  case UpdateOperation::ITEM_SET:
+    return "JSON_SET(";
+  case UpdateOperation::ITEM_REPLACE:
+    return "JSON_REPLACE(";
+  case UpdateOperation::ITEM_MERGE:
+    return v57 ? "JSON_MERGE(" : "JSON_MERGE_PRESERVE(";
+  case UpdateOperation::ARRAY_INSERT:
+    return "JSON_ARRAY_INSERT(";
+  case UpdateOperation::ARRAY_APPEND:
+    return "JSON_ARRAY_APPEND(";
+  case UpdateOperation::MERGE_PATCH:
+    return v57 ? nullptr : "JSON_MERGE_PATCH(";
+  default:
+    return nullptr;
   }
 }
 
@@ -87,8 +97,7 @@ void write_document_operations(expr_writer& w, const Operations& ops) {
   for (auto o = ops.rbegin(); o != ops.rend(); ++o) {
     if (o->operation() == prev) continue;
     const char* fn = json_function(o->operation(), v57);
-    if (!fn)
-      fail(xerr::bad_type_of_update, "Invalid type of update operation for document");
+    if (!fn) fail(xerr::bad_type_of_update, "Invalid type of update operation for document");
     w.put(fn);
     prev = o->operation();
   }
@@ -103,19 +112,19 @@ void write_document_operations(expr_writer& w, const Operations& ops) {
 }
 
 // One run of operations with the same column and type: `c`=FN(`c`,...).
-void write_table_run(expr_writer& w, const UpdateOperation* begin, const UpdateOperation* end) {
-  const auto& src = begin->source();
+void write_table_run(expr_writer& w, const Operations& ops, int begin, int end) {
+  const auto& src = ops.Get(begin).source();
   if (src.has_schema_name() || src.has_table_name() || src.name().empty())
     fail(xerr::bad_column_to_update, "Invalid column name to update");
-  const int op = begin->operation();
+  const int op = ops.Get(begin).operation();
   if (op == UpdateOperation::SET) {
     if (src.document_path_size() != 0)
       fail(xerr::bad_column_to_update, "Invalid column name to update");
-    for (auto it = begin; it != end; ++it) {
-      if (it != begin) w.put(",");
-      w.column(it->source());
+    for (int i = begin; i < end; ++i) {
+      if (i != begin) w.put(",");
+      w.column(ops.Get(i).source());
       w.put("=");
-      w.expr(value_of(*it));
+      w.expr(value_of(ops.Get(i)));
     }
     return;
   }
@@ -125,16 +134,17 @@ void write_table_run(expr_writer& w, const UpdateOperation* begin, const UpdateO
   w.put("=");
   w.put(fn);
   append_identifier(w.out(), src.name());
-  for (auto it = begin; it != end; ++it) {
+  for (int i = begin; i < end; ++i) {
+    const auto& item = ops.Get(i);
     if (!is_merge(op)) {
-      if (it->source().document_path_size() == 0)
+      if (item.source().document_path_size() == 0)
         fail(xerr::bad_member_to_update, "Invalid member location");
       w.put(",");
-      w.path(it->source().document_path());
+      w.path(item.source().document_path());
     }
     if (op != UpdateOperation::ITEM_REMOVE) {
       w.put(",");
-      w.expr(value_of(*it));
+      w.expr(value_of(item));
     }
   }
   w.put(")");
@@ -147,13 +157,13 @@ void write_table_operations(expr_writer& w, const Operations& ops) {
            ops.Get(j).operation() == ops.Get(i).operation())
       ++j;
     if (i > 0) w.put(",");
-    write_table_run(w, &ops.Get(i), &ops.Get(i) + (j - i));
+    write_table_run(w, ops, i, j);
     i = j;
   }
 }
 
-}  // namespace
-}  // namespace detail
+} // namespace
+} // namespace detail
 
 cdk::result<std::string> render_update(const Mysqlx::Crud::Update& msg, const options& opts) {
   using namespace detail;
@@ -180,4 +190,4 @@ cdk::result<std::string> render_update(const Mysqlx::Crud::Update& msg, const op
   });
 }
 
-}  // namespace xserver::sqlgen
+} // namespace xserver::sqlgen
