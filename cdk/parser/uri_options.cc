@@ -156,9 +156,18 @@ status connect_options_builder::set_option(const uri_option& opt) {
   std::size_t index = 0;
   while (index < k_names.size() && !iequals(opt.name, k_names[index])) ++index;
   if (index == k_names.size()) {
-    return option_error("unknown option " + quote(opt.name, m_secret));
+    // Quoted only when it looks like a name: text with ':', '/' or '@' in it
+    // is more likely a mistyped part of the URI (and perhaps a password).
+    const bool plain = std::all_of(opt.name.begin(), opt.name.end(), [](char c) {
+      return is_digit(c) || (to_lower(c) >= 'a' && to_lower(c) <= 'z') || c == '-' || c == '_' ||
+             c == '.';
+    });
+    if (!plain)
+      return option_error("unknown option (its name is not shown: it is not a plain name)");
+    return option_error("unknown option " + m_quote(opt.name, opt.pos));
   }
   const auto id = static_cast<id_t>(index);
+  m_pos = opt.pos;
   // Duplicates: "Each parameter, if specified, can be given only once" (MySQL
   // manual, connecting using URI-like strings); Connector/C++ "Option ...
   // defined twice"; Node.js "Duplicate options".
@@ -188,7 +197,7 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
   if (opt.is_list) return option_error(opt_name(id) + " takes a single value, not a [list]");
   const std::string& v = opt.values.front();
   auto bad = [&](std::string_view expected) -> status {
-    return option_error(opt_name(id) + ": invalid value " + quote(v, m_secret) + " (expected " +
+    return option_error(opt_name(id) + ": invalid value " + m_quote(v, m_pos) + " (expected " +
                         std::string(expected) + ")");
   };
   std::uint64_t n = 0;
@@ -251,7 +260,7 @@ status connect_options_builder::set_attributes(const uri_option& opt) {
     } else if (iequals(v, "false")) {
       m_opts.send_connection_attributes = false;
     } else {
-      return option_error("option 'connection-attributes': invalid value " + quote(v, m_secret) +
+      return option_error("option 'connection-attributes': invalid value " + m_quote(v, m_pos) +
                           " (expected true, false or a list [name=value,...])");
     }
     return ok();
@@ -263,7 +272,7 @@ status connect_options_builder::set_attributes(const uri_option& opt) {
     const std::size_t eq = item.find('=');
     std::string name = item.substr(0, eq);
     std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
-    const std::string what = "option 'connection-attributes': attribute " + quote(name, m_secret);
+    const std::string what = "option 'connection-attributes': attribute " + m_quote(name, m_pos);
     if (name.empty()) {
       return option_error("option 'connection-attributes': an attribute has no name");
     }
@@ -289,7 +298,7 @@ status connect_options_builder::set_list(id_t id, const std::vector<std::string>
   out.reserve(values.size());
   for (const std::string& v : values) {
     auto bad = [&](std::string_view why) -> status {
-      return option_error(opt_name(id) + ": " + quote(v, m_secret) + " " + std::string(why));
+      return option_error(opt_name(id) + ": " + m_quote(v, m_pos) + " " + std::string(why));
     };
     std::string item;
     if (id == id_t::tls_versions) {

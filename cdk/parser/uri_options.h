@@ -11,6 +11,7 @@
 #include "cdk/foundation/error.h"
 #include "cdk/foundation/options.h"
 #include "cdk/parser/uri_parser.h"
+#include "cdk/parser/uri_text.h"
 
 #include <cstdint>
 #include <string_view>
@@ -51,7 +52,11 @@ class connect_options_builder {
 public:
   // `secret` is the password: no error message quotes a value containing it.
   // It must outlive the builder.
-  explicit connect_options_builder(std::string_view secret = {}) : m_secret(secret) {}
+  explicit connect_options_builder(std::string_view secret = {}) { m_quote.secret = secret; }
+
+  // For options parsed from `uri`, which must outlive the builder: option
+  // text that may hold a mistyped password is never quoted in errors.
+  void guard_uri(std::string_view uri) noexcept { m_quote.set_uri(uri); }
 
   // Host rules: priorities 0..100, all or none; mysqlx+srv takes exactly one
   // host name, no port, no socket, no priority. Hosts with priorities are
@@ -68,7 +73,8 @@ public:
 
 private:
   connect_options m_opts;
-  std::string_view m_secret;
+  uri_text::quoter m_quote;
+  std::size_t m_pos = 0;    // of the option being set, for m_quote
   std::uint32_t m_seen = 0; // bit per uri_option_id
   bool m_empty_algorithms = false;
 

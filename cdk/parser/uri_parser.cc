@@ -32,10 +32,13 @@
 //
 // Passwords and error text: grammar errors never quote the input. They say
 // what was expected and give the byte position. A mistyped password (an
-// unencoded '@', '/', '?' in it, or a missing '@') is otherwise parsed as a
-// host, port or schema, and quoting any of those could leak it. Only option
-// names and values are quoted, through uri_text::quote(), which refuses to
-// quote anything containing the password.
+// unencoded '@', '/', '?' or ':' in it, or a missing '@') is otherwise parsed
+// as a host, port, schema or even an option, and quoting any of those could
+// leak it. Only option names and values are quoted, through uri_text::quoter,
+// which refuses text containing the password and text that starts before the
+// URI's last '@' (where an unrecognised password can sit, as in
+// "user?secret@host" read as the option "secret@host").
+
 #include "cdk/parser/uri_parser.h"
 
 #include "cdk/parser/uri_options.h"
@@ -77,6 +80,7 @@ public:
       return parse_error("longer than " + std::to_string(max_uri_length) + " bytes",
                          max_uri_length);
     }
+    m_quote.set_uri(m_uri);
     if (!check_characters() || !scheme() || !userinfo() || !host_part() || !schema() || !query())
       return std::move(m_error);
     if (m_pos != m_uri.size()) {
@@ -91,6 +95,7 @@ private:
   std::size_t m_pos = 0;
   uri_parts m_parts;
   error m_error;
+  quoter m_quote;
 
   bool fail(error e) {
     m_error = std::move(e);
@@ -99,9 +104,6 @@ private:
   bool fail(std::string what, std::size_t pos) { return fail(parse_error(std::move(what), pos)); }
   bool at_end() const noexcept { return m_pos >= m_uri.size(); }
   char peek() const noexcept { return at_end() ? '\0' : m_uri[m_pos]; }
-  std::string_view secret() const noexcept {
-    return m_parts.password ? std::string_view(*m_parts.password) : std::string_view();
-  }
 
   bool decode(std::string_view text, std::size_t base, std::string& out) {
     auto r = pct_decode(text, base);
@@ -130,8 +132,7 @@ private:
     } else if (iequals(name, "mysqlx+srv")) {
       m_parts.scheme = uri_scheme::mysqlx_srv;
     } else {
-      return fail(
-          "unsupported scheme " + quote(name, {}) + " (expected mysqlx:// or mysqlx+srv://)", 0);
+      return fail("unsupported scheme (expected mysqlx:// or mysqlx+srv://)", 0);
     }
     m_pos = sep + 3;
     return true;
@@ -159,6 +160,7 @@ private:
       std::string password;
       if (!decode(m_uri.substr(colon + 1, at - colon - 1), colon + 1, password)) return false;
       m_parts.password = std::move(password);
+      m_quote.secret = *m_parts.password;
     }
     m_pos = at + 1;
     return true;
@@ -410,7 +412,7 @@ private:
         while (!at_end() && peek() != ',' && peek() != ']' && peek() != '&' && peek() != '[')
           ++m_pos;
         if (at_end() || peek() == '&' || peek() == '[') {
-          return fail("unclosed '[' in the value of option " + quote(opt.name, secret()), open);
+          return fail("unclosed '[' in the value of option " + m_quote(opt.name, opt.pos), open);
         }
         std::string value;
         if (!decode(m_uri.substr(start, m_pos - start), start, value)) return false;
@@ -419,7 +421,7 @@ private:
       }
     }
     if (!at_end() && peek() != '&') {
-      return fail("unexpected text after ']' in the value of option " + quote(opt.name, secret()),
+      return fail("unexpected text after ']' in the value of option " + m_quote(opt.name, opt.pos),
                   m_pos);
     }
     return true;
@@ -437,6 +439,7 @@ result<connect_options> parse_uri(std::string_view uri) {
   if (!parts) return std::move(parts).err();
   uri_parts& p = parts.value();
   connect_options_builder builder(p.password ? std::string_view(*p.password) : std::string_view());
+  builder.guard_uri(uri);
   if (auto st = builder.set_hosts(p.hosts, p.scheme == uri_scheme::mysqlx_srv); !st) {
     return std::move(st).err();
   }

@@ -31,7 +31,42 @@ int hex_value(char c) noexcept {
   return c - 'a' + 10;
 }
 
+// True when `value` holds any piece of `secret` of 4 bytes (or all of a
+// shorter secret), ignoring ASCII case: a mistyped URI can split a password
+// so that only part of it lands in an option value.
+bool shares_piece(std::string_view value, std::string_view secret) noexcept {
+  if (secret.empty()) return false;
+  const std::size_t w = secret.size() < 4 ? secret.size() : 4;
+  for (std::size_t s = 0; s + w <= secret.size(); ++s) {
+    for (std::size_t v = 0; v + w <= value.size(); ++v) {
+      if (iequals(value.substr(v, w), secret.substr(s, w))) return true;
+    }
+  }
+  return false;
+}
+
+// Decodes the valid %XX escapes and keeps everything else as it is.
+std::string lenient_decode(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && is_hex(text[i + 1]) && is_hex(text[i + 2])) {
+      out.push_back(static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
 } // namespace
+
+void quoter::set_uri(std::string_view uri) noexcept {
+  const std::size_t at = uri.rfind('@');
+  if (at == std::string_view::npos) return;
+  guard = uri.substr(0, at);
+  hide_before = at + 1;
+}
 
 std::uint8_t char_classes(unsigned char c) noexcept {
   return k_table[c];
@@ -85,9 +120,11 @@ error option_error(std::string what) {
   return error::client(client_errc::bad_option, "invalid connection string: " + what);
 }
 
-std::string quote(std::string_view value, std::string_view secret) {
-  if (!secret.empty() && value.find(secret) != std::string_view::npos) {
-    return "(value not shown: it contains the password)";
+std::string quoter::operator()(std::string_view value, std::size_t pos) const {
+  if (pos < hide_before) return "(not shown: it precedes an '@' and may hold a password)";
+  if (shares_piece(value, secret) || shares_piece(value, guard) ||
+      shares_piece(value, lenient_decode(guard))) {
+    return "(not shown: it may contain part of the password)";
   }
   constexpr std::size_t max_shown = 80;
   std::string out = "'";

@@ -41,13 +41,22 @@ bool istarts_with(std::string_view s, std::string_view prefix) noexcept;
 result<std::string> pct_decode(std::string_view text, std::size_t base);
 
 // Errors. `what` must not contain user text from the host part or the user
-// info; quote() option values through quote().
+// info; option names and values go through a quoter.
 error parse_error(std::string what, std::size_t pos);
 error option_error(std::string what);
 
 // Quotes an option name or value for an error message: shortened when long,
-// non-printable bytes escaped, and replaced by a placeholder when it contains
-// `secret` (the password), so that no message can ever carry the password.
-std::string quote(std::string_view value, std::string_view secret);
+// control bytes escaped. Replaced by a placeholder when it shares a piece of
+// 4 characters (any case) with the password or with the URI text before the
+// URI's last '@' (raw or decoded), or when it starts before that '@': a
+// mistyped password may sit there unrecognised, or be split so that part of
+// it lands in an option (see uri_parser.cc, "Passwords and error text").
+struct quoter {
+  std::string_view secret;     // the password, when known
+  std::string_view guard;      // URI text before its last '@'
+  std::size_t hide_before = 0; // offset just past that '@'; 0: none
+  void set_uri(std::string_view uri) noexcept;
+  std::string operator()(std::string_view text, std::size_t pos) const;
+};
 
 } // namespace cdk::uri_text

@@ -161,7 +161,7 @@ TEST_P(uri_grammar_bad, is_rejected) {
 
 const bad_case k_bad[] = {
     {"", P, 0, "empty string"},
-    {"mysql://db", P, 0, "unsupported scheme 'mysql'"},
+    {"mysql://db", P, 0, "unsupported scheme (expected mysqlx://"},
     {"http://db", P, 0, "unsupported scheme"},
     {"mysqlx://", P, 9, "missing host"},
     {"mysqlx:///db", P, 9, "missing host"},

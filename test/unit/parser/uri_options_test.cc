@@ -1,0 +1,335 @@
+// Option rules: parse_uri() end to end, and connect_options_builder on its own
+// (the path the DevAPI's SessionSettings takes). Valid cases compare the
+// fields that differ from connect_options' defaults.
+#include "cdk/parser/uri_options.h"
+#include "cdk/parser/uri_parser.h"
+
+#include <gtest/gtest.h>
+#include <string>
+
+namespace {
+
+const char* const k_modes[] = {"disabled", "required", "verify_ca", "verify_identity"};
+const char* const k_auths[] = {"auto", "plain", "mysql41", "sha256_memory"};
+const char* const k_compression[] = {"disabled", "preferred", "required"};
+const char* const k_docids[] = {"auto", "server", "client"};
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+// Only fields that differ from a default connect_options, in a fixed order.
+std::string render(const cdk::connect_options& o) {
+  const cdk::connect_options d;
+  std::string out;
+  auto add = [&out](const std::string& s) { out += (out.empty() ? "" : " ") + s; };
+  std::string hosts;
+  for (const auto& h : o.hosts) {
+    hosts += (hosts.empty() ? "" : ",") + (h.socket.empty() ? h.host : "sock:" + h.socket);
+    if (h.socket.empty()) hosts += ":" + std::to_string(h.port);
+    if (h.priority) hosts += "/p" + std::to_string(*h.priority);
+  }
+  add("hosts=" + hosts);
+  if (o.dns_srv) add("srv");
+  if (!o.user.empty()) add("user=" + o.user);
+  if (!o.password.empty()) add("pw=" + o.password);
+  if (!o.schema.empty()) add("schema=" + o.schema);
+  if (o.tls.mode != d.tls.mode) add(std::string("ssl-mode=") + k_modes[int(o.tls.mode)]);
+  if (!o.tls.ca.empty()) add("ca=" + o.tls.ca);
+  if (!o.tls.capath.empty()) add("capath=" + o.tls.capath);
+  if (!o.tls.crl.empty()) add("crl=" + o.tls.crl);
+  if (!o.tls.crlpath.empty()) add("crlpath=" + o.tls.crlpath);
+  if (!o.tls.versions.empty()) add("tls=" + join(o.tls.versions));
+  if (!o.tls.ciphersuites.empty()) add("ciphers=" + join(o.tls.ciphersuites));
+  if (o.auth != d.auth) add(std::string("auth=") + k_auths[int(o.auth)]);
+  if (o.connect_timeout != d.connect_timeout)
+    add("timeout=" + std::to_string(o.connect_timeout.count()));
+  if (o.send_connection_attributes != d.send_connection_attributes) add("attrs=off");
+  std::string attrs;
+  for (const auto& kv : o.connection_attributes)
+    attrs += (attrs.empty() ? "" : ",") + kv.first + "=" + kv.second;
+  if (!attrs.empty()) add("attrs=[" + attrs + "]");
+  if (o.compression != d.compression)
+    add(std::string("compression=") + k_compression[int(o.compression)]);
+  if (!o.compression_algorithms.empty()) add("algos=" + join(o.compression_algorithms));
+  if (o.docids != d.docids) add(std::string("docids=") + k_docids[int(o.docids)]);
+  if (o.max_message_size != d.max_message_size) add("max=" + std::to_string(o.max_message_size));
+  return out;
+}
+
+struct good_case {
+  const char* uri;
+  const char* expected;
+};
+
+class uri_options_good : public testing::TestWithParam<good_case> {};
+
+TEST_P(uri_options_good, applies) {
+  auto r = cdk::parse_uri(GetParam().uri);
+  ASSERT_TRUE(r.ok()) << GetParam().uri << ": " << r.err().message;
+  EXPECT_EQ(render(r.value()), GetParam().expected) << GetParam().uri;
+}
+
+const good_case k_good[] = {
+    {"db", "hosts=db:33060"},
+    {"mysqlx://app:secret@db.example.com:33060/shop?ssl-mode=verify_ca&ssl-ca=%2Fetc%2Fca.pem&"
+     "connect-timeout=5000",
+     "hosts=db.example.com:33060 user=app pw=secret schema=shop ssl-mode=verify_ca "
+     "ca=/etc/ca.pem timeout=5000"},
+    // ssl-mode, case-insensitive values and names
+    {"db?ssl-mode=disabled", "hosts=db:33060 ssl-mode=disabled"},
+    {"db?SSL-MODE=DISABLED", "hosts=db:33060 ssl-mode=disabled"},
+    {"db?ssl-mode=Required", "hosts=db:33060"},
+    {"db?ssl-mode=VERIFY_IDENTITY", "hosts=db:33060 ssl-mode=verify_identity"},
+    // certificates; ssl-ca / ssl-capath alone imply verify_ca
+    {"db?ssl-ca=/etc/ca.pem", "hosts=db:33060 ssl-mode=verify_ca ca=/etc/ca.pem"},
+    {"db?ssl-capath=/etc/certs", "hosts=db:33060 ssl-mode=verify_ca capath=/etc/certs"},
+    {"db?ssl-ca=a.pem&ssl-mode=verify_identity",
+     "hosts=db:33060 ssl-mode=verify_identity ca=a.pem"},
+    {"db?ssl-mode=verify_ca&ssl-ca=a&ssl-capath=b&ssl-crl=c&ssl-crlpath=d",
+     "hosts=db:33060 ssl-mode=verify_ca ca=a capath=b crl=c crlpath=d"},
+    {"db?ssl-crl=%2Fcrl.pem&ssl-crlpath=%2Fcrls", "hosts=db:33060 crl=/crl.pem crlpath=/crls"},
+    // TLS versions and cipher suites
+    {"db?tls-versions=[TLSv1.2,TLSv1.3]", "hosts=db:33060 tls=TLSv1.2,TLSv1.3"},
+    {"db?tls-versions=[tlsv1.3,TLSV1.2]", "hosts=db:33060 tls=TLSv1.3,TLSv1.2"},
+    {"db?tls-versions=TLSv1.3", "hosts=db:33060 tls=TLSv1.3"},
+    {"db?tls-versions=TLSv1.2,TLSv1.3", "hosts=db:33060 tls=TLSv1.2,TLSv1.3"},
+    {"db?tls-ciphersuites=[TLS_AES_256_GCM_SHA384,ECDHE-RSA-AES128-GCM-SHA256]",
+     "hosts=db:33060 ciphers=TLS_AES_256_GCM_SHA384,ECDHE-RSA-AES128-GCM-SHA256"},
+    {"db?tls-ciphersuites=TLS_AES_128_GCM_SHA256", "hosts=db:33060 ciphers=TLS_AES_128_GCM_SHA256"},
+    // auth
+    {"db?auth=PLAIN", "hosts=db:33060 auth=plain"},
+    {"db?auth=mysql41", "hosts=db:33060 auth=mysql41"},
+    {"db?Auth=Sha256_Memory", "hosts=db:33060 auth=sha256_memory"},
+    // connect-timeout
+    {"db?connect-timeout=0", "hosts=db:33060 timeout=0"},
+    {"db?connect-timeout=00250", "hosts=db:33060 timeout=250"},
+    {"db?connect-timeout=9223372036854", "hosts=db:33060 timeout=9223372036854"},
+    // connection attributes
+    {"db?connection-attributes", "hosts=db:33060"},
+    {"db?connection-attributes=", "hosts=db:33060"},
+    {"db?connection-attributes=TRUE", "hosts=db:33060"},
+    {"db?connection-attributes=false", "hosts=db:33060 attrs=off"},
+    {"db?connection-attributes=[]", "hosts=db:33060"},
+    {"db?connection-attributes=[app=shop,empty=,bare]",
+     "hosts=db:33060 attrs=[app=shop,empty=,bare=]"},
+    {"db?connection-attributes=[,a=1,,b=x%2Cy=z,]", "hosts=db:33060 attrs=[a=1,b=x,y=z]"},
+    // compression
+    {"db?compression=disabled", "hosts=db:33060 compression=disabled"},
+    {"db?compression=PREFERRED", "hosts=db:33060"},
+    {"db?compression=required", "hosts=db:33060 compression=required"},
+    {"db?compression-algorithms=[zstd,lz4_message,DEFLATE]",
+     "hosts=db:33060 algos=zstd_stream,lz4_message,deflate_stream"},
+    {"db?compression-algorithms=lz4", "hosts=db:33060 algos=lz4_message"},
+    {"db?compression-algorithms=deflate_stream,zstd_stream",
+     "hosts=db:33060 algos=deflate_stream,zstd_stream"},
+    {"db?compression-algorithms=[]", "hosts=db:33060 compression=disabled"},
+    {"db?compression=disabled&compression-algorithms=[]", "hosts=db:33060 compression=disabled"},
+    // ours
+    {"db?docid-mode=server", "hosts=db:33060 docids=server"},
+    {"db?docid-mode=CLIENT", "hosts=db:33060 docids=client"},
+    {"db?docid-mode=auto", "hosts=db:33060"},
+    {"db?max-message-size=1", "hosts=db:33060 max=1"},
+    {"db?max-message-size=4294967295", "hosts=db:33060 max=4294967295"},
+    // hosts: ports, sockets, priorities (highest first, stable), srv
+    {"[a:1,(/tmp/s),[::1]]", "hosts=a:1,sock:/tmp/s,::1:33060"},
+    {"[(address=a,priority=10),(address=b:2,priority=90),(address=c,priority=10)]",
+     "hosts=b:2/p90,a:33060/p10,c:33060/p10"},
+    {"[(address=a,priority=0),(address=b,priority=100)]", "hosts=b:33060/p100,a:33060/p0"},
+    {"mysqlx+srv://_mysqlx._tcp.example.com/db",
+     "hosts=_mysqlx._tcp.example.com:33060 srv schema=db"},
+    {"mysqlx+srv://[srv.example.com]", "hosts=srv.example.com:33060 srv"},
+    // every option at once
+    {"u:p@h?ssl-mode=verify_identity&ssl-ca=a&ssl-capath=b&ssl-crl=c&ssl-crlpath=d&tls-versions="
+     "[TLSv1.3]&tls-ciphersuites=[X]&auth=plain&connect-timeout=1&connection-attributes=[k=v]&"
+     "compression=required&compression-algorithms=[zstd]&docid-mode=client&max-message-size=2",
+     "hosts=h:33060 user=u pw=p ssl-mode=verify_identity ca=a capath=b crl=c crlpath=d "
+     "tls=TLSv1.3 ciphers=X auth=plain timeout=1 attrs=[k=v] compression=required "
+     "algos=zstd_stream docids=client max=2"},
+};
+INSTANTIATE_TEST_SUITE_P(table, uri_options_good, testing::ValuesIn(k_good));
+
+struct bad_case {
+  const char* uri;
+  const char* fragment;
+};
+
+class uri_options_bad : public testing::TestWithParam<bad_case> {};
+
+TEST_P(uri_options_bad, is_rejected_naming_the_option) {
+  auto r = cdk::parse_uri(GetParam().uri);
+  ASSERT_FALSE(r.ok()) << GetParam().uri << " gave " << render(r.value());
+  EXPECT_EQ(r.err().code, cdk::client_errc::bad_option) << r.err().message;
+  EXPECT_NE(r.err().message.find(GetParam().fragment), std::string::npos)
+      << GetParam().uri << ": " << r.err().message;
+}
+
+const std::string k_name32(32, 'n');
+const std::string k_value1024(1024, 'v');
+
+const bad_case k_bad[] = {
+    {"db?foo=1", "unknown option 'foo'"},
+    {"db?ssl-enable=true", "unknown option 'ssl-enable'"},
+    {"db?ssl-enabled=true", "unknown option 'ssl-enabled'"},
+    {"db?sslmode=disabled", "unknown option 'sslmode'"},
+    {"db?ssl-mode=disabled&SSL-Mode=required", "option 'ssl-mode' is given more than once"},
+    {"db?auth=plain&auth=plain", "option 'auth' is given more than once"},
+    {"db?connection-attributes&connection-attributes=false",
+     "'connection-attributes' is given more"},
+    {"db?ssl-mode", "option 'ssl-mode' needs a value"},
+    {"db?connect-timeout", "option 'connect-timeout' needs a value"},
+    {"db?ssl-mode=preferred", "option 'ssl-mode': invalid value 'preferred' (expected disabled, "},
+    {"db?ssl-mode=", "option 'ssl-mode': invalid value ''"},
+    {"db?ssl-mode=[disabled]", "option 'ssl-mode' takes a single value, not a [list]"},
+    {"db?ssl-ca=", "option 'ssl-ca': invalid value '' (expected a file or directory path)"},
+    {"db?ssl-crlpath=", "option 'ssl-crlpath': invalid value ''"},
+    {"db?ssl-ca=[a,b]", "option 'ssl-ca' takes a single value"},
+    // Connector/C++: ssl-ca only with verify_ca / verify_identity
+    {"db?ssl-mode=required&ssl-ca=a",
+     "option 'ssl-ca' requires ssl-mode=verify_ca or verify_identity"},
+    {"db?ssl-ca=a&ssl-mode=disabled", "option 'ssl-ca' requires ssl-mode=verify_ca"},
+    {"db?ssl-capath=a&ssl-mode=REQUIRED", "option 'ssl-capath' requires ssl-mode=verify_ca"},
+    // Node.js: no TLS options with TLS disabled
+    {"db?ssl-mode=disabled&ssl-crl=a", "option 'ssl-crl' cannot be used with ssl-mode=disabled"},
+    {"db?ssl-crlpath=a&ssl-mode=disabled",
+     "option 'ssl-crlpath' cannot be used with ssl-mode=disabled"},
+    {"db?ssl-mode=disabled&tls-versions=TLSv1.3",
+     "option 'tls-versions' cannot be used with ssl-mode"},
+    {"db?ssl-mode=disabled&tls-ciphersuites=[X]", "option 'tls-ciphersuites' cannot be used with"},
+    // TLS versions
+    {"db?tls-versions=TLSv1.1", "'TLSv1.1' is not allowed: TLS versions before 1.2 are insecure"},
+    {"db?tls-versions=[TLSv1]", "'TLSv1' is not allowed: TLS versions before 1.2 are insecure"},
+    {"db?tls-versions=[TLSv1.2,tlsv1.0]", "'tlsv1.0' is not allowed"},
+    {"db?tls-versions=TLSv1.4", "option 'tls-versions': 'TLSv1.4' is not a valid TLS version"},
+    {"db?tls-versions=[TLSv1.2,foo]",
+     "'foo' is not a valid TLS version (expected TLSv1.2 or TLSv1.3)"},
+    {"db?tls-versions=", "option 'tls-versions': '' is not a valid TLS version"},
+    {"db?tls-versions=[]", "option 'tls-versions': the list is empty"},
+    {"db?tls-versions=[TLSv1.2,TLSV1.2]", "'TLSV1.2' is listed twice"},
+    // cipher suites
+    {"db?tls-ciphersuites=[]", "option 'tls-ciphersuites': the list is empty"},
+    {"db?tls-ciphersuites=[A:B]", "'A:B' is not a cipher suite name"},
+    {"db?tls-ciphersuites=[A,]", "option 'tls-ciphersuites': '' is not a cipher suite name"},
+    {"db?tls-ciphersuites=A,A", "'A' is listed twice"},
+    // auth
+    {"db?auth=EXTERNAL", "option 'auth': EXTERNAL authentication is not supported"},
+    {"db?auth=sha256_mem", "option 'auth': invalid value 'sha256_mem' (expected PLAIN, MYSQL41"},
+    {"db?auth=", "option 'auth': invalid value ''"},
+    // connect-timeout
+    {"db?connect-timeout=-1",
+     "option 'connect-timeout': invalid value '-1' (expected a whole number"},
+    {"db?connect-timeout=1.5", "invalid value '1.5'"},
+    {"db?connect-timeout=+5", "invalid value '+5'"},
+    {"db?connect-timeout=10s", "invalid value '10s'"},
+    {"db?connect-timeout=", "option 'connect-timeout': invalid value ''"},
+    {"db?connect-timeout=9223372036855", "invalid value '9223372036855'"},
+    {"db?connect-timeout=99999999999999999999999999", "option 'connect-timeout': invalid value"},
+    // connection attributes
+    {"db?connection-attributes=yes",
+     "option 'connection-attributes': invalid value 'yes' (expected"},
+    {"db?connection-attributes=[_client_name=x]",
+     "attribute '_client_name': names starting with '_'"},
+    {"db?connection-attributes=[=x]", "an attribute has no name"},
+    {"db?connection-attributes=[a=1,a=2]", "attribute 'a' is given more than once"},
+    {"db?connection-attributes=[nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn=1]",
+     "name longer than 32 characters"},
+    // compression
+    {"db?compression=yes",
+     "option 'compression': invalid value 'yes' (expected disabled, preferred"},
+    {"db?compression=[required]", "option 'compression' takes a single value"},
+    {"db?compression-algorithms=[lz4,brotli]", "'brotli' is not a known algorithm"},
+    {"db?compression-algorithms=[zstd,ZSTD_STREAM]", "'ZSTD_STREAM' is listed twice"},
+    {"db?compression-algorithms=", "option 'compression-algorithms': '' is not a known algorithm"},
+    {"db?compression=required&compression-algorithms=[]", "compression=required contradicts"},
+    // ours
+    {"db?docid-mode=random", "option 'docid-mode': invalid value 'random' (expected auto, server"},
+    {"db?max-message-size=0", "option 'max-message-size': invalid value '0' (expected a whole"},
+    {"db?max-message-size=4294967296", "invalid value '4294967296'"},
+    {"db?max-message-size=-1", "invalid value '-1'"},
+    {"db?max-message-size=1k", "invalid value '1k'"},
+    // hosts
+    {"[(address=a,priority=101)]", "priority out of range (0..100) for the host at position 10"},
+    {"[(address=a,priority=99999)]", "priority out of range"},
+    {"[(address=a,priority=1),b]", "either every host in the list has a priority or none does"},
+    {"[a,(address=b,priority=1)]", "either every host in the list has a priority or none does"},
+    // mysqlx+srv (Connector/C++, Node.js)
+    {"mysqlx+srv://h:33060", "mysqlx+srv:// takes no port number"},
+    {"mysqlx+srv://[h1,h2]", "mysqlx+srv:// takes exactly one host name, not a list of 2"},
+    {"mysqlx+srv://(/tmp/s.sock)", "mysqlx+srv:// cannot be used with a Unix socket"},
+    {"mysqlx+srv://%2Ftmp%2Fs.sock", "mysqlx+srv:// cannot be used with a Unix socket"},
+    {"mysqlx+srv://[(address=h,priority=1)]", "mysqlx+srv:// takes no priority"},
+};
+INSTANTIATE_TEST_SUITE_P(table, uri_options_bad, testing::ValuesIn(k_bad));
+
+TEST(uri_options, attribute_length_limits_count_characters) {
+  const std::string ok = "db?connection-attributes=[" + k_name32 + "=" + k_value1024 + "]";
+  auto r = cdk::parse_uri(ok);
+  ASSERT_TRUE(r.ok()) << r.err().message;
+  ASSERT_EQ(r.value().connection_attributes.size(), 1u);
+  EXPECT_EQ(r.value().connection_attributes[0].second.size(), 1024u);
+
+  r = cdk::parse_uri("db?connection-attributes=[a=" + k_value1024 + "v]");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.err().message.find("value longer than 1024 characters"), std::string::npos);
+
+  // 32 two-byte characters: 64 bytes, still 32 characters.
+  std::string name;
+  for (int i = 0; i < 32; ++i) name += "%C3%A9";
+  r = cdk::parse_uri("db?connection-attributes=[" + name + "=x]");
+  ASSERT_TRUE(r.ok()) << r.err().message;
+  EXPECT_EQ(r.value().connection_attributes[0].first.size(), 64u);
+  r = cdk::parse_uri("db?connection-attributes=[" + name + "%C3%A9=x]");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.err().message.find("name longer than 32 characters"), std::string::npos);
+}
+
+TEST(uri_options, quoted_values_are_shortened_and_escaped) {
+  auto r = cdk::parse_uri("db?ssl-mode=" + std::string(200, 'x'));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.err().message.find("'" + std::string(80, 'x') + "...'"), std::string::npos);
+  EXPECT_EQ(r.err().message.find(std::string(81, 'x')), std::string::npos);
+  r = cdk::parse_uri("db?ssl-mode=a%0Ab%01");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.err().message.find("'a%0Ab%01'"), std::string::npos) << r.err().message;
+}
+
+TEST(uri_options, builder_works_without_a_uri) {
+  cdk::connect_options_builder b;
+  cdk::uri_endpoint a, c;
+  a.host = "a";
+  a.port = 1;
+  a.priority = 5;
+  c.socket = "/tmp/x.sock";
+  c.priority = 50;
+  ASSERT_TRUE(b.set_hosts({a, c}, false).ok());
+  cdk::uri_option mode{"SSL-Mode", {"VERIFY_IDENTITY"}, true, false, 0};
+  cdk::uri_option ca{"ssl-ca", {"/ca.pem"}, true, false, 0};
+  ASSERT_TRUE(b.set_option(mode).ok());
+  ASSERT_TRUE(b.set_option(ca).ok());
+  EXPECT_FALSE(b.set_option(ca).ok()); // duplicate
+  ASSERT_TRUE(b.finish().ok());
+  EXPECT_EQ(render(b.take()),
+            "hosts=sock:/tmp/x.sock/p50,a:1/p5 ssl-mode=verify_identity ca=/ca.pem");
+}
+
+TEST(uri_options, every_option_name_is_listed_once) {
+  for (int i = 0; i < static_cast<int>(cdk::uri_option_id::count_); ++i) {
+    const std::string_view name = cdk::uri_option_name(static_cast<cdk::uri_option_id>(i));
+    ASSERT_FALSE(name.empty());
+    cdk::connect_options_builder b;
+    cdk::uri_option bare{std::string(name), {}, false, false, 0};
+    auto st = b.set_option(bare);
+    // Known names never get "unknown option"; a bare name needs a value
+    // except connection-attributes.
+    if (name == "connection-attributes") {
+      EXPECT_TRUE(st.ok());
+    } else {
+      ASSERT_FALSE(st.ok());
+      EXPECT_NE(st.err().message.find("needs a value"), std::string::npos) << name;
+    }
+  }
+}
+
+} // namespace
