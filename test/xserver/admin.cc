@@ -1,0 +1,210 @@
+// Admin commands: Sql.StmtExecute in namespace "mysqlx" (named arguments in
+// one Object) and, in 5.7 mode, "xplugin" (positional arguments). See facts
+// section 6 for the collection table.
+#include "test/xserver/session.h"
+
+#include <map>
+#include <openssl/evp.h>
+
+namespace xserver {
+
+namespace {
+
+using Mysqlx::Datatypes::Any;
+using Mysqlx::Datatypes::Scalar;
+
+// The arguments of one command, by name, whichever form they came in.
+class admin_args {
+public:
+  admin_args(const google::protobuf::RepeatedPtrField<Any>& args, bool positional,
+             std::initializer_list<const char*> names) {
+    if (positional) {
+      int i = 0;
+      for (const char* n : names) {
+        if (i < args.size()) m_values[n] = &args[i];
+        ++i;
+      }
+    } else if (args.size() > 0 && args[0].type() == Any::OBJECT) {
+      for (const auto& f : args[0].obj().fld()) m_values[f.key()] = &f.value();
+    }
+  }
+
+  // Required (or optional) string argument.
+  std::optional<x_error> string(const char* name, std::string& out, bool required = true) const {
+    auto it = m_values.find(name);
+    if (it == m_values.end()) {
+      if (!required) return std::nullopt;
+      return make_error(errc::x_cmd_num_arguments,
+                        std::string("Invalid number of arguments, expected value for '") + name +
+                            "'");
+    }
+    const Any& a = *it->second;
+    if (a.type() == Any::SCALAR && a.scalar().type() == Scalar::V_STRING) {
+      out = a.scalar().v_string().value();
+    } else if (a.type() == Any::SCALAR && a.scalar().type() == Scalar::V_OCTETS) {
+      out = a.scalar().v_octets().value();
+    } else {
+      return make_error(errc::x_cmd_argument_type,
+                        std::string("Invalid type of argument '") + name + "', expected string");
+    }
+    return std::nullopt;
+  }
+
+  const Any* get(const char* name) const {
+    auto it = m_values.find(name);
+    return it == m_values.end() ? nullptr : it->second;
+  }
+
+private:
+  std::map<std::string, const Any*> m_values;
+};
+
+std::string sha1_hex(const std::string& s) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(s.data(), s.size(), md, &n, EVP_sha1(), nullptr);
+  std::string out;
+  for (unsigned i = 0; i < n; ++i) {
+    out += "0123456789abcdef"[md[i] >> 4];
+    out += "0123456789abcdef"[md[i] & 15];
+  }
+  return out;
+}
+
+const Any* field(const Any* obj, const char* key) {
+  if (!obj || obj->type() != Any::OBJECT) return nullptr;
+  for (const auto& f : obj->obj().fld())
+    if (f.key() == key) return &f.value();
+  return nullptr;
+}
+
+} // namespace
+
+// Is schema.name a collection: doc and _id, every other column generated?
+static bool is_collection(mariadb_conn& db, const std::string& schema, const std::string& name) {
+  auto rows = db.select("SELECT SUM(COLUMN_NAME IN ('doc','_id')) = 2 AND "
+                        "SUM(COLUMN_NAME NOT IN ('doc','_id') AND IS_GENERATED = 'NEVER') = 0 "
+                        "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = " +
+                        db.quote(schema) + " AND TABLE_NAME = " + db.quote(name));
+  return rows && !rows->empty() && (*rows)[0][0].value_or("0") == "1";
+}
+
+stmt_result session::create_collection(const std::string& schema, const std::string& name,
+                                       bool reuse) {
+  if (schema.empty()) return make_error(errc::x_bad_schema, "Invalid schema");
+  if (name.empty()) return make_error(errc::x_bad_table, "Invalid collection name");
+  const std::string table = quote_identifier(schema) + "." + quote_identifier(name);
+  if (reuse) {
+    auto exists = m_db->select("SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = " +
+                               m_db->quote(schema) + " AND TABLE_NAME = " + m_db->quote(name));
+    if (exists && !exists->empty()) {
+      if (is_collection(*m_db, schema, name)) return std::nullopt;
+      return make_error(errc::x_invalid_collection,
+                        "Table '" + schema + "." + name + "' exists but is not a collection");
+    }
+  }
+  // MariaDB refuses a primary key on a generated column, so _id is a real
+  // column: triggers fill it from doc->$._id on every insert and update, and
+  // a CHECK constraint keeps the two equal. VARBINARY compares byte-wise as
+  // in MySQL 8.0; 5.7 used VARCHAR(32).
+  const char* id_type = emulate_57() ? "VARCHAR(32)" : "VARBINARY(32)";
+  x_error err;
+  if (!m_db->exec("CREATE TABLE " + table + " (doc JSON, _id " + id_type +
+                      " NOT NULL, PRIMARY KEY (_id), CONSTRAINT `$id_is_doc_id` CHECK (_id = "
+                      "JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id')))) ENGINE=InnoDB "
+                      "DEFAULT CHARSET=utf8mb4",
+                  &err))
+    return err;
+  const std::string tag = sha1_hex(name);
+  for (const char* when : {"INSERT", "UPDATE"}) {
+    const std::string trigger = quote_identifier(schema) + "." +
+                                quote_identifier(std::string("$xid_") + when[0] + "_" + tag);
+    if (!m_db->exec("CREATE TRIGGER " + trigger + " BEFORE " + when + " ON " + table +
+                        " FOR EACH ROW SET NEW._id = JSON_UNQUOTE(JSON_EXTRACT(NEW.doc,'$._id'))",
+                    &err)) {
+      m_db->exec("DROP TABLE " + table);
+      return err;
+    }
+  }
+  return std::nullopt;
+}
+
+stmt_result session::admin_command(const std::string& ns, const std::string& cmd,
+                                   const google::protobuf::RepeatedPtrField<Any>& raw) {
+  const bool positional = ns == "xplugin";
+  if (cmd == "ping") {
+    m_out.stmt_ok();
+    return std::nullopt;
+  }
+  if (cmd == "create_collection" || cmd == "ensure_collection" || cmd == "drop_collection") {
+    admin_args args(raw, positional, {"schema", "name"});
+    std::string schema, name;
+    if (auto e = args.string("schema", schema)) return e;
+    if (auto e = args.string("name", name)) return e;
+    stmt_result r;
+    if (cmd == "drop_collection") {
+      x_error err;
+      if (!m_db->exec("DROP TABLE " + quote_identifier(schema) + "." + quote_identifier(name),
+                      &err))
+        return err;
+    } else {
+      const Any* options = args.get("options");
+      bool reuse = cmd == "ensure_collection";
+      if (const Any* r = field(options, "reuse_existing"))
+        reuse = reuse || (r->type() == Any::SCALAR && r->scalar().v_bool());
+      if (const Any* level = field(field(options, "validation"), "level")) {
+        std::string v = level->scalar().v_string().value();
+        for (auto& c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        if (v != "OFF" && v != "STRICT")
+          return make_error(errc::x_cmd_argument_value, "Invalid validation.level argument. "
+                                                        "Allowed values are 'OFF' and 'STRICT'");
+        if (v == "STRICT") // MariaDB 10.11 has no JSON_SCHEMA_VALID
+          return make_error(errc::x_cmd_argument_value,
+                            "xserverd does not implement JSON schema validation (level STRICT)");
+      }
+      if (auto e = create_collection(schema, name, reuse)) return e;
+    }
+    m_out.stmt_ok();
+    return std::nullopt;
+  }
+  if (cmd == "list_objects") {
+    admin_args args(raw, positional, {"schema", "pattern"});
+    return list_objects(args.get("schema"), args.get("pattern"));
+  }
+  return make_error(errc::x_invalid_admin_command, "Invalid " + ns + " command " + cmd);
+}
+
+stmt_result session::list_objects(const Any* schema_arg, const Any* pattern_arg) {
+  auto text = [](const Any* a) {
+    return a && a->type() == Any::SCALAR && a->scalar().type() == Scalar::V_STRING
+               ? std::optional<std::string>(a->scalar().v_string().value())
+               : std::nullopt;
+  };
+  std::string schema = text(schema_arg).value_or("");
+  if (schema.empty()) {
+    auto cur = m_db->select("SELECT DATABASE()");
+    if (!cur || cur->empty() || !(*cur)[0][0])
+      return x_error{1046, "No database selected", "3D000"};
+    schema = *(*cur)[0][0];
+  }
+  auto found = m_db->select("SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = " +
+                            m_db->quote(schema));
+  if (!found || found->empty()) return x_error{1049, "Unknown database '" + schema + "'", "42000"};
+  const std::string is_coll =
+      "(SELECT SUM(C.COLUMN_NAME IN ('doc','_id')) = 2 AND SUM(C.COLUMN_NAME NOT IN ('doc','_id') "
+      "AND C.IS_GENERATED = 'NEVER') = 0 FROM information_schema.COLUMNS C WHERE "
+      "C.TABLE_SCHEMA = T.TABLE_SCHEMA AND C.TABLE_NAME = T.TABLE_NAME)";
+  std::string sql =
+      "SELECT CAST(T.TABLE_NAME AS CHAR(64)) AS name, CAST(CASE WHEN T.TABLE_TYPE = 'VIEW' THEN "
+      "IF(" +
+      is_coll + ", 'COLLECTION_VIEW', 'VIEW') ELSE IF(" + is_coll +
+      ", 'COLLECTION', 'TABLE') END AS CHAR(16)) AS type FROM information_schema.TABLES T WHERE "
+      "T.TABLE_SCHEMA = " +
+      m_db->quote(schema);
+  if (auto p = text(pattern_arg)) sql += " AND T.TABLE_NAME LIKE " + m_db->quote(*p);
+  sql += " ORDER BY T.TABLE_NAME";
+  // ROWS_AFFECTED etc. as for any SELECT; the client reads name and type.
+  return execute_sql(sql);
+}
+
+} // namespace xserver

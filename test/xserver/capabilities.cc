@@ -1,0 +1,129 @@
+// CapabilitiesGet / CapabilitiesSet (facts section 7.3). Set is
+// all-or-nothing: every capability is checked before any takes effect.
+#include "mysqlx_connection.pb.h"
+#include "test/xserver/session.h"
+
+#include <set>
+
+namespace xserver {
+
+namespace {
+
+using Mysqlx::Datatypes::Any;
+using Mysqlx::Datatypes::Scalar;
+
+void set_bool(Any& a, bool v) {
+  a.set_type(Any::SCALAR);
+  a.mutable_scalar()->set_type(Scalar::V_BOOL);
+  a.mutable_scalar()->set_v_bool(v);
+}
+
+void set_string(Any& a, const std::string& v) {
+  a.set_type(Any::SCALAR);
+  a.mutable_scalar()->set_type(Scalar::V_STRING);
+  a.mutable_scalar()->mutable_v_string()->set_value(v);
+}
+
+void add_string(Any& array, const std::string& v) {
+  array.set_type(Any::ARRAY);
+  set_string(*array.mutable_array()->add_value(), v);
+}
+
+std::optional<bool> as_bool(const Any& a) {
+  if (a.type() != Any::SCALAR) return std::nullopt;
+  const Scalar& s = a.scalar();
+  switch (s.type()) {
+  case Scalar::V_BOOL:
+    return s.v_bool();
+  case Scalar::V_SINT:
+    return s.v_signed_int() != 0;
+  case Scalar::V_UINT:
+    return s.v_unsigned_int() != 0;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool is_string_object(const Any& a) {
+  if (a.type() != Any::OBJECT) return false;
+  for (const auto& f : a.obj().fld())
+    if (f.value().type() != Any::SCALAR || f.value().scalar().type() != Scalar::V_STRING)
+      return false;
+  return true;
+}
+
+x_error prepare_failed(const std::string& name) {
+  return make_error(errc::x_capabilities_prepare_failed,
+                    "Capability prepare failed for '" + name + "'");
+}
+
+} // namespace
+
+void session::on_capabilities_get() {
+  Mysqlx::Connection::Capabilities caps;
+  auto add = [&](const char* name) {
+    auto* c = caps.add_capabilities();
+    c->set_name(name);
+    return c->mutable_value();
+  };
+  if (m_state.tls()) set_bool(*add("tls"), m_io->is_tls());
+  Any* mechs = add("authentication.mechanisms");
+  mechs->set_type(Any::ARRAY);
+  mechs->mutable_array();
+  add_string(*mechs, "MYSQL41");
+  if (secure()) add_string(*mechs, "PLAIN");
+  if (!emulate_57()) add_string(*mechs, "SHA256_MEMORY");
+  set_string(*add("doc.formats"), "text");
+  if (emulate_57()) {
+    set_string(*add("plugin.version"), "1.0.2");
+  } else {
+    set_bool(*add("client.interactive"), false);
+    set_string(*add("node_type"), "mysql");
+  }
+  set_bool(*add("client.pwd_expire_ok"), false);
+  m_out.add(server_msg::conn_capabilities, caps);
+}
+
+void session::on_capabilities_set(const std::string& payload) {
+  Mysqlx::Connection::CapabilitiesSet msg;
+  if (!msg.ParseFromString(payload))
+    return fatal(make_error(errc::x_bad_message, "Invalid message"));
+  std::set<std::string> seen;
+  bool start_tls = false;
+  const bool v80 = !emulate_57();
+  for (const auto& cap : msg.capabilities().capabilities()) {
+    const std::string& name = cap.name();
+    if (!seen.insert(name).second)
+      return m_out.error(
+          make_error(errc::x_duplicated_capabilities, "Duplicated capability: '" + name + "'"));
+    const Any& value = cap.value();
+    if (name == "tls") {
+      auto v = as_bool(value);
+      if (!v || !*v || !m_state.tls() || m_io->is_tls()) return m_out.error(prepare_failed(name));
+      start_tls = true;
+    } else if (name == "client.pwd_expire_ok" || (v80 && name == "client.interactive")) {
+      if (!as_bool(value)) return m_out.error(prepare_failed(name));
+    } else if (v80 && name == "session_connect_attrs") {
+      if (!is_string_object(value)) return m_out.error(prepare_failed(name));
+    } else if (v80 && name == "compression") {
+      // deflate_stream is not implemented yet: no algorithm is allowed.
+      if (value.type() != Any::OBJECT) return m_out.error(prepare_failed(name));
+      return m_out.error(make_error(errc::x_compression_invalid_algorithm,
+                                    "Invalid or unsupported value for 'compression.algorithm'"));
+    } else if (name == "authentication.mechanisms" || name == "doc.formats" ||
+               (v80 && name == "node_type") || (!v80 && name == "plugin.version")) {
+      return m_out.error(prepare_failed(name)); // read-only
+    } else {
+      return m_out.error(
+          make_error(errc::x_capability_not_found, "Capability '" + name + "' doesn't exist"));
+    }
+  }
+  m_out.ok();
+  if (start_tls) {
+    flush();
+    // Bytes pipelined after the CapabilitiesSet would be plaintext inside TLS.
+    if (m_decoder.buffered() > 0 || !m_io->accept_tls(*m_state.tls()).ok()) m_closing = true;
+  }
+}
+
+} // namespace xserver

@@ -1,0 +1,115 @@
+// Crud.Insert. DOCUMENT model: the server half of WL#10955 (ids for
+// documents without `_id`, one GENERATED_DOCUMENT_IDS notice, 5116 on a
+// duplicate, all rows in one statement so a failure inserts nothing).
+// TABLE model: sqlgen renders the INSERT.
+#include "mysqlx_crud.pb.h"
+#include "test/xserver/doc_render.h"
+#include "test/xserver/session.h"
+#include "test/xserver/sqlgen/sqlgen.h"
+
+#include <functional>
+#include <mysql.h>
+
+namespace xserver {
+
+namespace {
+
+x_error from_cdk(const cdk::error& e) {
+  return x_error{e.code, e.message, e.sql_state, e.fatal};
+}
+
+// MariaDB's errors for a document collection, as the X Plugin remaps them.
+x_error remap_document_error(x_error e, const std::string& name) {
+  switch (e.code) {
+  case errc::dup_entry:
+    return make_error(errc::x_doc_id_duplicate,
+                      "Document contains a field value that is not unique but required to be");
+  case errc::bad_null:
+    return make_error(errc::x_doc_id_missing, "Document is missing a required field");
+  case errc::bad_field:
+    return make_error(errc::x_doc_required_field_missing,
+                      "Table '" + name + "' is not a document collection");
+  default:
+    return e;
+  }
+}
+
+} // namespace
+
+stmt_result session::on_crud_insert(const std::string& payload) {
+  Mysqlx::Crud::Insert msg;
+  if (!msg.ParseFromString(payload)) return make_error(errc::x_bad_message, "Invalid message");
+  sqlgen::options opts;
+  opts.emulate = emulate_57() ? sqlgen::flavor::mysql57 : sqlgen::flavor::mysql80;
+  const bool upsert = msg.upsert() && !emulate_57(); // 5.7 had no field 6: ignored
+  if (msg.data_model() == Mysqlx::Crud::TABLE) {
+    if (upsert)
+      return make_error(errc::x_bad_insert_data,
+                        "Unable update on duplicate key for TABLE data model");
+    auto sql = sqlgen::render_insert_table(msg, opts);
+    if (!sql.ok()) return from_cdk(sql.err());
+    return run_insert(sql.value(), nullptr, {});
+  }
+  if (msg.projection_size() > 0)
+    return make_error(errc::x_bad_projection, "Invalid projection for document operation");
+  if (msg.row_size() == 0)
+    return make_error(errc::x_missing_argument, "Missing row data for Insert");
+  for (const auto& row : msg.row())
+    if (row.field_size() != 1)
+      return make_error(errc::x_bad_insert_data, "Wrong number of fields in row being inserted");
+  const std::string& name = msg.collection().name();
+  if (name.empty()) return make_error(errc::x_bad_table, "Invalid name of table/collection");
+
+  // As the X Plugin: the session's auto_increment pair gives offset and
+  // stride of the serial, read for every insert.
+  std::uint64_t offset = 1, increment = 1;
+  if (!emulate_57()) {
+    auto vars = m_db->select("SELECT @@auto_increment_offset, @@auto_increment_increment");
+    if (!vars || vars->size() != 1)
+      return make_error(errc::internal_error, "Error executing statement");
+    offset = std::stoull((*vars)[0][0].value_or("1"));
+    increment = std::stoull((*vars)[0][1].value_or("1"));
+  }
+  const std::uint16_t prefix = m_state.unique_prefix();
+  std::vector<std::string> ids;
+  std::function<std::string()> make_id = [&] {
+    ids.push_back(m_state.generator().generate(prefix, offset, increment));
+    return ids.back();
+  };
+  auto quote = [this](std::string_view text) { return m_db->quote(text); };
+
+  std::string table;
+  if (!msg.collection().schema().empty()) table = quote_identifier(msg.collection().schema()) + ".";
+  table += quote_identifier(name);
+  std::string sql = "INSERT INTO " + table + " (doc) VALUES ";
+  bool first = true;
+  for (const auto& row : msg.row()) {
+    auto doc = render_document(row.field(0), msg.args(), quote, emulate_57() ? nullptr : &make_id);
+    if (!doc.ok()) return from_cdk(doc.err());
+    sql += first ? "(" : ",(";
+    sql += doc.value().sql;
+    sql += ')';
+    first = false;
+  }
+  // The primary key is the only unique key of a collection here, so a
+  // duplicate can only be on `_id`: replace that document.
+  if (upsert) sql += " ON DUPLICATE KEY UPDATE doc = VALUES(doc)";
+  return run_insert(sql, &ids, name);
+}
+
+stmt_result session::run_insert(const std::string& sql, const std::vector<std::string>* doc_ids,
+                                const std::string& collection) {
+  MYSQL* m = m_db->handle();
+  // One statement: InnoDB rolls all its rows back when one fails.
+  if (mysql_real_query(m, sql.data(), sql.size()) != 0) {
+    x_error e = m_db->last_error();
+    return doc_ids ? remap_document_error(e, collection) : e;
+  }
+  const std::uint64_t affected = mysql_affected_rows(m);
+  const std::uint64_t insert_id = doc_ids ? 0 : mysql_insert_id(m);
+  const char* info = mysql_info(m);
+  send_ok_notices(affected, insert_id, info ? info : "", doc_ids);
+  return std::nullopt;
+}
+
+} // namespace xserver

@@ -1,0 +1,89 @@
+// xserverd: an X Protocol server on MariaDB, for tests (README.md).
+// One thread per connection; see session.h.
+#include "cdk/foundation/server_socket.h"
+#include "test/xserver/session.h"
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+cdk::listener* g_listener = nullptr;
+
+void on_signal(int) {
+  // Wakes accept(); the loop then ends and the process exits.
+  if (g_listener) g_listener->shutdown();
+}
+
+void log(const std::string& msg) {
+  std::fprintf(stderr, "xserverd: %s\n", msg.c_str());
+}
+
+// Waits (up to 30 s) until MariaDB accepts xserverd's account.
+bool wait_for_mariadb(const xserver::server_config& cfg) {
+  xserver::x_error err;
+  for (int i = 0; i < 300; ++i) {
+    if (xserver::mariadb_conn::connect(cfg.mariadb_socket, cfg.mariadb_user, err)) return true;
+    ::usleep(100000);
+  }
+  log("MariaDB at " + cfg.mariadb_socket + " does not answer: " + err.message);
+  return false;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::string err;
+  auto cfg = xserver::parse_args(argc, argv, err);
+  if (!cfg) {
+    log(err);
+    log("usage: xserverd --port P --mariadb-socket S --state-dir D [--emulate 8.0|5.7] "
+        "[--unique-prefix N] [--tls-cert F --tls-key F] [--max-message-size B] [--pid-file F]");
+    return 2;
+  }
+  xserver::server_state state(*cfg);
+  if (!cfg->tls_cert.empty()) {
+    auto ctx = cdk::tls_server_context::from_files(cfg->tls_cert, cfg->tls_key);
+    if (!ctx) {
+      log("TLS: " + ctx.err().message);
+      return 1;
+    }
+    state.set_tls(std::move(ctx).value());
+  }
+  if (!wait_for_mariadb(*cfg)) return 1;
+  auto listener = cdk::listener::listen_tcp(cfg->bind_address, cfg->port, 128);
+  if (!listener) {
+    log("listen: " + listener.err().message);
+    return 1;
+  }
+  g_listener = &listener.value();
+  std::signal(SIGPIPE, SIG_IGN);
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  ::sigaction(SIGTERM, &sa, nullptr);
+  ::sigaction(SIGINT, &sa, nullptr);
+  if (!cfg->pid_file.empty()) std::ofstream(cfg->pid_file) << ::getpid() << '\n';
+  log("listening on " + g_listener->address() +
+      (cfg->emulate_57 ? " (MySQL 5.7 emulation)" : " (MySQL 8.0)") + ", id prefix " +
+      std::to_string(state.unique_prefix()) + ", start timestamp " +
+      std::to_string(state.generator().timestamp()));
+  for (;;) {
+    auto conn = g_listener->accept(std::chrono::milliseconds(0));
+    if (!conn) {
+      if (conn.err().code == cdk::client_errc::usage) break; // shut down by a signal
+      ::usleep(10000); // e.g. out of file descriptors: do not spin
+      continue;
+    }
+    std::thread([&state, io = std::move(conn).value()]() mutable {
+      xserver::session s(state, std::move(io));
+      s.run();
+    }).detach();
+  }
+  log("stopping");
+  if (!cfg->pid_file.empty()) ::unlink(cfg->pid_file.c_str());
+  // Sessions end with the process; MariaDB rolls back their transactions.
+  std::_Exit(0);
+}

@@ -1,0 +1,107 @@
+#include "test/xserver/mariadb.h"
+
+#include <mysql.h>
+
+namespace xserver {
+
+void mysql_closer::operator()(MYSQL* m) const noexcept {
+  mysql_close(m);
+}
+
+std::optional<mariadb_conn> mariadb_conn::connect(const std::string& socket,
+                                                  const std::string& user, x_error& err) {
+  MYSQL* m = mysql_init(nullptr);
+  if (!m) {
+    err = make_error(errc::internal_error, "mysql_init failed");
+    return std::nullopt;
+  }
+  mariadb_conn conn(m);
+  mysql_optionsv(m, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+  unsigned int proto = MYSQL_PROTOCOL_SOCKET;
+  mysql_optionsv(m, MYSQL_OPT_PROTOCOL, &proto);
+  // CLIENT_MULTI_RESULTS: CALL may return several result sets. Not
+  // MULTI_STATEMENTS: one StmtExecute is one statement, as with MySQL.
+  if (!mysql_real_connect(m, nullptr, user.c_str(), nullptr, nullptr, 0, socket.c_str(),
+                          CLIENT_MULTI_RESULTS)) {
+    err = conn.last_error();
+    return std::nullopt;
+  }
+  return conn;
+}
+
+x_error mariadb_conn::last_error() const {
+  x_error e;
+  e.code = mysql_errno(m_mysql.get());
+  e.message = mysql_error(m_mysql.get());
+  e.sql_state = mysql_sqlstate(m_mysql.get());
+  return e;
+}
+
+bool mariadb_conn::exec(std::string_view sql, x_error* err) {
+  if (mysql_real_query(m_mysql.get(), sql.data(), sql.size()) != 0) {
+    if (err) *err = last_error();
+    return false;
+  }
+  do {
+    if (MYSQL_RES* res = mysql_store_result(m_mysql.get())) mysql_free_result(res);
+  } while (mysql_next_result(m_mysql.get()) == 0);
+  return true;
+}
+
+std::optional<std::vector<std::vector<std::optional<std::string>>>>
+mariadb_conn::select(std::string_view sql, x_error* err) {
+  if (mysql_real_query(m_mysql.get(), sql.data(), sql.size()) != 0) {
+    if (err) *err = last_error();
+    return std::nullopt;
+  }
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  MYSQL_RES* res = mysql_store_result(m_mysql.get());
+  if (res) {
+    const unsigned n = mysql_num_fields(res);
+    while (MYSQL_ROW row = mysql_fetch_row(res)) {
+      unsigned long* lens = mysql_fetch_lengths(res);
+      auto& out = rows.emplace_back();
+      for (unsigned i = 0; i < n; ++i) {
+        if (row[i])
+          out.emplace_back(std::string(row[i], lens[i]));
+        else
+          out.emplace_back(std::nullopt);
+      }
+    }
+    mysql_free_result(res);
+  }
+  while (mysql_next_result(m_mysql.get()) == 0) {
+    if (MYSQL_RES* more = mysql_store_result(m_mysql.get())) mysql_free_result(more);
+  }
+  return rows;
+}
+
+std::string mariadb_conn::quote(std::string_view text) const {
+  std::string out(text.size() * 2 + 3, '\0');
+  out[0] = '\'';
+  unsigned long n =
+      mysql_real_escape_string(m_mysql.get(), out.data() + 1, text.data(), text.size());
+  out[n + 1] = '\'';
+  out.resize(n + 2);
+  return out;
+}
+
+bool mariadb_conn::reset() {
+  return mysql_reset_connection(m_mysql.get()) == 0;
+}
+
+std::uint64_t mariadb_conn::thread_id() const {
+  return mysql_thread_id(m_mysql.get());
+}
+
+std::string quote_identifier(std::string_view name) {
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out += '`';
+    out += c;
+  }
+  out += '`';
+  return out;
+}
+
+} // namespace xserver

@@ -1,0 +1,239 @@
+#include "test/xserver/row_encoder.h"
+
+#include "mysqlx_resultset.pb.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mysql.h>
+
+namespace xserver {
+
+void append_varint(std::uint64_t v, std::string& out) {
+  while (v >= 0x80) {
+    out += static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+
+x_type x_type_of(const MYSQL_FIELD& f) {
+  const bool is_unsigned = f.flags & UNSIGNED_FLAG;
+  switch (f.type) {
+  case MYSQL_TYPE_TINY:
+  case MYSQL_TYPE_SHORT:
+  case MYSQL_TYPE_INT24:
+  case MYSQL_TYPE_LONG:
+  case MYSQL_TYPE_LONGLONG:
+    return is_unsigned ? x_type::uint : x_type::sint;
+  case MYSQL_TYPE_YEAR:
+    return x_type::uint;
+  case MYSQL_TYPE_DOUBLE:
+    return x_type::dbl;
+  case MYSQL_TYPE_FLOAT:
+    return x_type::flt;
+  case MYSQL_TYPE_DECIMAL:
+  case MYSQL_TYPE_NEWDECIMAL:
+    return x_type::decimal;
+  case MYSQL_TYPE_TIME:
+  case MYSQL_TYPE_TIME2:
+    return x_type::time;
+  case MYSQL_TYPE_DATE:
+  case MYSQL_TYPE_NEWDATE:
+  case MYSQL_TYPE_DATETIME:
+  case MYSQL_TYPE_DATETIME2:
+  case MYSQL_TYPE_TIMESTAMP:
+  case MYSQL_TYPE_TIMESTAMP2:
+    return x_type::datetime;
+  case MYSQL_TYPE_BIT:
+    return x_type::bit;
+  default:
+    break;
+  }
+  // With the text protocol MariaDB reports ENUM/SET as strings with flags.
+  if (f.flags & SET_FLAG || f.type == MYSQL_TYPE_SET) return x_type::set;
+  if (f.flags & ENUM_FLAG || f.type == MYSQL_TYPE_ENUM) return x_type::enumeration;
+  return x_type::bytes;
+}
+
+void fill_column_metadata(const MYSQL_FIELD& f, bool compact,
+                          Mysqlx::Resultset::ColumnMetaData& m) {
+  const x_type t = x_type_of(f);
+  m.set_type(static_cast<Mysqlx::Resultset::ColumnMetaData::FieldType>(t));
+  if (compact) return;
+  m.set_name(std::string(f.name, f.name_length));
+  m.set_original_name(std::string(f.org_name, f.org_name_length));
+  m.set_table(std::string(f.table, f.table_length));
+  m.set_original_table(std::string(f.org_table, f.org_table_length));
+  m.set_schema(std::string(f.db, f.db_length));
+  m.set_catalog("def");
+  const bool is_text = t == x_type::bytes || t == x_type::set || t == x_type::enumeration;
+  if (is_text) m.set_collation(f.charsetnr);
+  if (t == x_type::dbl || t == x_type::flt || t == x_type::decimal)
+    m.set_fractional_digits(f.decimals);
+  // X Protocol reports the length in characters; MariaDB in bytes (utf8mb4: x4).
+  std::uint64_t length = f.length;
+  if (is_text && f.charsetnr != 63) length /= 4;
+  m.set_length(static_cast<std::uint32_t>(std::min<std::uint64_t>(length, 0xffffffffu)));
+  std::uint32_t flags = 0;
+  if ((t == x_type::uint && f.flags & ZEROFILL_FLAG) ||
+      ((t == x_type::dbl || t == x_type::flt || t == x_type::decimal) && f.flags & UNSIGNED_FLAG) ||
+      (t == x_type::bytes && f.type == MYSQL_TYPE_STRING) ||
+      (t == x_type::datetime &&
+       (f.type == MYSQL_TYPE_TIMESTAMP || f.type == MYSQL_TYPE_TIMESTAMP2)))
+    flags |= 0x0001;
+  if (f.flags & NOT_NULL_FLAG) flags |= 0x0010;
+  if (f.flags & PRI_KEY_FLAG) flags |= 0x0020;
+  if (f.flags & UNIQUE_KEY_FLAG) flags |= 0x0040;
+  if (f.flags & MULTIPLE_KEY_FLAG) flags |= 0x0080;
+  if (f.flags & AUTO_INCREMENT_FLAG) flags |= 0x0100;
+  m.set_flags(flags);
+  if (t == x_type::bytes) {
+    MARIADB_CONST_STRING fmt{};
+    if (mariadb_field_attr(&fmt, &f, MARIADB_FIELD_ATTR_FORMAT_NAME) == 0 && fmt.length == 4 &&
+        std::memcmp(fmt.str, "json", 4) == 0)
+      m.set_content_type(Mysqlx::Resultset::JSON);
+    else if (f.type == MYSQL_TYPE_GEOMETRY)
+      m.set_content_type(Mysqlx::Resultset::GEOMETRY);
+  } else if (t == x_type::datetime) {
+    const bool date_only = f.type == MYSQL_TYPE_DATE || f.type == MYSQL_TYPE_NEWDATE;
+    m.set_content_type(date_only ? Mysqlx::Resultset::DATE : Mysqlx::Resultset::DATETIME);
+  }
+}
+
+namespace {
+
+// Parses the unsigned decimal digits at text[pos], advancing pos.
+std::uint64_t digits(std::string_view text, std::size_t& pos) {
+  std::uint64_t v = 0;
+  while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
+    v = v * 10 + (text[pos++] - '0');
+  return v;
+}
+
+// ".123" -> microseconds (123000); pos at the dot.
+std::uint64_t micros(std::string_view text, std::size_t& pos) {
+  if (pos >= text.size() || text[pos] != '.') return 0;
+  ++pos;
+  std::uint64_t v = 0;
+  int n = 0;
+  while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+    if (n < 6) v = v * 10 + (text[pos] - '0');
+    ++n;
+    ++pos;
+  }
+  for (; n < 6; ++n) v *= 10;
+  return v;
+}
+
+void encode_time(std::string_view text, std::string& out) {
+  std::size_t pos = 0;
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) ++pos;
+  out += static_cast<char>(negative ? 1 : 0);
+  std::uint64_t h = digits(text, pos), m = 0, s = 0;
+  if (pos < text.size() && text[pos] == ':') m = digits(text, ++pos);
+  if (pos < text.size() && text[pos] == ':') s = digits(text, ++pos);
+  const std::uint64_t us = micros(text, pos);
+  append_varint(h, out);
+  append_varint(m, out);
+  append_varint(s, out);
+  if (us) append_varint(us, out);
+}
+
+void encode_datetime(std::string_view text, std::string& out) {
+  std::size_t pos = 0;
+  std::uint64_t parts[6] = {};
+  parts[0] = digits(text, pos);
+  for (int i = 1; i < 6 && pos < text.size(); ++i) parts[i] = digits(text, ++pos);
+  const std::uint64_t us = micros(text, pos);
+  const bool has_time = text.size() > 10;
+  for (int i = 0; i < (has_time ? 6 : 3); ++i) append_varint(parts[i], out);
+  if (us) append_varint(us, out);
+}
+
+void encode_decimal(std::string_view text, std::string& out) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative || (!text.empty() && text[0] == '+')) text.remove_prefix(1);
+  const auto dot = text.find('.');
+  const std::size_t scale = dot == std::string_view::npos ? 0 : text.size() - dot - 1;
+  std::string nibbles;
+  for (char c : text)
+    if (c >= '0' && c <= '9') nibbles += static_cast<char>(c - '0');
+  nibbles += static_cast<char>(negative ? 0xd : 0xc);
+  if (nibbles.size() % 2) nibbles += '\0';
+  out += static_cast<char>(scale);
+  for (std::size_t i = 0; i < nibbles.size(); i += 2)
+    out += static_cast<char>(nibbles[i] << 4 | nibbles[i + 1]);
+}
+
+void encode_set(std::string_view text, std::string& out) {
+  if (text.empty()) {
+    out += '\x01'; // the empty set; 0x00 would be a set holding ""
+    return;
+  }
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = text.find(',', start);
+    const auto elem =
+        text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    append_varint(elem.size(), out);
+    out.append(elem);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+}
+
+} // namespace
+
+void encode_value(x_type type, std::string_view text, std::string& out) {
+  const std::string s(text);
+  switch (type) {
+  case x_type::sint: {
+    const long long v = std::strtoll(s.c_str(), nullptr, 10);
+    append_varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63), out);
+    return;
+  }
+  case x_type::uint:
+    append_varint(std::strtoull(s.c_str(), nullptr, 10), out);
+    return;
+  case x_type::dbl: {
+    const double d = std::strtod(s.c_str(), nullptr);
+    char b[8];
+    std::memcpy(b, &d, 8); // x86-64 is little-endian, as the wire format
+    out.append(b, 8);
+    return;
+  }
+  case x_type::flt: {
+    const float f = std::strtof(s.c_str(), nullptr);
+    char b[4];
+    std::memcpy(b, &f, 4);
+    out.append(b, 4);
+    return;
+  }
+  case x_type::bit: {
+    std::uint64_t v = 0; // big-endian bytes in the text protocol
+    for (unsigned char c : text) v = v << 8 | c;
+    append_varint(v, out);
+    return;
+  }
+  case x_type::decimal:
+    encode_decimal(text, out);
+    return;
+  case x_type::time:
+    encode_time(text, out);
+    return;
+  case x_type::datetime:
+    encode_datetime(text, out);
+    return;
+  case x_type::set:
+    encode_set(text, out);
+    return;
+  case x_type::bytes:
+  case x_type::enumeration:
+    out.append(text);
+    out += '\0';
+    return;
+  }
+}
+
+} // namespace xserver

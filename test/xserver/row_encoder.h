@@ -1,0 +1,45 @@
+// MariaDB result columns -> X Protocol ColumnMetaData and Row field bytes.
+// MariaDB returns values as text (text protocol); each X type has its own
+// binary encoding (mysqlx_resultset.proto docs): SINT zigzag varint, UINT
+// varint, DOUBLE/FLOAT little-endian IEEE, BYTES/ENUM text + '\0', DECIMAL
+// scale byte + packed BCD + sign nibble, TIME sign byte + varints,
+// DATETIME varints, SET length-prefixed elements (empty set: 0x01), BIT varint.
+// SQL NULL is an empty field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+typedef struct st_mysql_field MYSQL_FIELD;
+
+namespace Mysqlx::Resultset {
+class ColumnMetaData;
+}
+
+namespace xserver {
+
+// Mysqlx.Resultset.ColumnMetaData.FieldType numbers.
+enum class x_type : int {
+  sint = 1,
+  uint = 2,
+  dbl = 5,
+  flt = 6,
+  bytes = 7,
+  time = 10,
+  datetime = 12,
+  set = 15,
+  enumeration = 16,
+  bit = 17,
+  decimal = 18
+};
+
+x_type x_type_of(const MYSQL_FIELD& f);
+void fill_column_metadata(const MYSQL_FIELD& f, bool compact, Mysqlx::Resultset::ColumnMetaData& m);
+
+// Appends the encoding of one non-NULL value given as MariaDB text.
+void encode_value(x_type type, std::string_view text, std::string& out);
+
+void append_varint(std::uint64_t v, std::string& out);
+
+} // namespace xserver

@@ -1,0 +1,129 @@
+#include "test/xserver/server_state.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+namespace xserver {
+
+static bool parse_uint(const char* s, std::uint64_t max, std::uint64_t& out) {
+  if (!s || !*s) return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s, &end, 10);
+  if (errno || *end || v > max || *s == '-') return false;
+  out = v;
+  return true;
+}
+
+std::optional<server_config> parse_args(int argc, char** argv, std::string& err) {
+  server_config cfg;
+  for (int i = 1; i < argc; ++i) {
+    std::string opt = argv[i];
+    if (i + 1 >= argc) {
+      err = "option " + opt + " needs a value";
+      return std::nullopt;
+    }
+    const char* val = argv[++i];
+    std::uint64_t n = 0;
+    if (opt == "--port" && parse_uint(val, 65535, n) && n > 0) {
+      cfg.port = static_cast<std::uint16_t>(n);
+    } else if (opt == "--bind") {
+      cfg.bind_address = val;
+    } else if (opt == "--mariadb-socket") {
+      cfg.mariadb_socket = val;
+    } else if (opt == "--mariadb-user") {
+      cfg.mariadb_user = val;
+    } else if (opt == "--state-dir") {
+      cfg.state_dir = val;
+    } else if (opt == "--emulate" && (!std::strcmp(val, "8.0") || !std::strcmp(val, "5.7"))) {
+      cfg.emulate_57 = !std::strcmp(val, "5.7");
+    } else if (opt == "--unique-prefix" && parse_uint(val, 65535, n)) {
+      cfg.unique_prefix = static_cast<std::uint32_t>(n);
+    } else if (opt == "--tls-cert") {
+      cfg.tls_cert = val;
+    } else if (opt == "--tls-key") {
+      cfg.tls_key = val;
+    } else if (opt == "--max-message-size" && parse_uint(val, 1ull << 30, n) && n >= 1024) {
+      cfg.max_message_size = n;
+    } else if (opt == "--pid-file") {
+      cfg.pid_file = val;
+    } else {
+      err = "bad option or value: " + opt + " " + val;
+      return std::nullopt;
+    }
+  }
+  if (cfg.port == 0 || cfg.mariadb_socket.empty() || cfg.state_dir.empty()) {
+    err = "--port, --mariadb-socket and --state-dir are required";
+    return std::nullopt;
+  }
+  return cfg;
+}
+
+static std::uint64_t read_number(const std::string& path, std::uint64_t fallback) {
+  std::ifstream in(path);
+  std::uint64_t v = 0;
+  return (in >> v) ? v : fallback;
+}
+
+static bool write_number(const std::string& path, std::uint64_t v) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!(out << v << '\n')) return false;
+  }
+  return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+static std::uint64_t choose_start_timestamp(const std::string& file) {
+  using namespace std::chrono;
+  const auto now = static_cast<std::uint64_t>(
+      duration_cast<seconds>(system_clock::now().time_since_epoch()).count());
+  const std::uint64_t last = read_number(file, 0);
+  const std::uint64_t start = std::max(now, last + 1);
+  write_number(file, start);
+  return start;
+}
+
+server_state::server_state(server_config cfg)
+    : m_cfg(std::move(cfg)), m_generator(choose_start_timestamp(state_file("start_timestamp"))) {
+  std::uint64_t prefix = m_cfg.unique_prefix.value_or(0);
+  prefix = read_number(state_file("mysqlx_document_id_unique_prefix"), prefix);
+  m_prefix = static_cast<std::uint32_t>(std::min<std::uint64_t>(prefix, 65535));
+}
+
+std::string server_state::state_file(const char* name) const {
+  std::string dir = m_cfg.state_dir;
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  return dir + name;
+}
+
+bool server_state::persist_unique_prefix(std::uint16_t value, std::string& err) {
+  if (write_number(state_file("mysqlx_document_id_unique_prefix"), value)) return true;
+  err = "cannot write the persisted value to " + m_cfg.state_dir;
+  return false;
+}
+
+bool server_state::set_unique_prefix(std::uint16_t value, bool persist, std::string& err) {
+  if (persist && !persist_unique_prefix(value, err)) return false;
+  m_prefix = value;
+  return true;
+}
+
+void server_state::cache_sha256(const std::string& account,
+                                const std::array<unsigned char, 32>& h2) {
+  std::lock_guard<std::mutex> lock(m_cache_mutex);
+  m_sha256_cache[account] = h2;
+}
+
+std::optional<std::array<unsigned char, 32>>
+server_state::cached_sha256(const std::string& account) const {
+  std::lock_guard<std::mutex> lock(m_cache_mutex);
+  auto it = m_sha256_cache.find(account);
+  if (it == m_sha256_cache.end()) return std::nullopt;
+  return it->second;
+}
+
+} // namespace xserver

@@ -1,0 +1,69 @@
+// Configuration and the state shared by all sessions of one xserverd.
+#pragma once
+
+#include "cdk/foundation/tls_server.h"
+#include "test/xserver/docid_generator.h"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace xserver {
+
+struct server_config {
+  std::uint16_t port = 0;
+  std::string bind_address = "127.0.0.1";
+  std::string mariadb_socket;
+  std::string mariadb_user = "root"; // xserverd's own (privileged) account
+  std::string state_dir;             // persisted variables, start timestamps
+  bool emulate_57 = false;
+  std::optional<std::uint32_t> unique_prefix;   // --unique-prefix
+  std::string tls_cert, tls_key;                // empty: no TLS
+  std::uint64_t max_message_size = 64ull << 20; // as mysqlx_max_allowed_packet
+  std::string pid_file;
+};
+
+// Parses argv; on error returns nullopt and sets err.
+std::optional<server_config> parse_args(int argc, char** argv, std::string& err);
+
+class server_state {
+public:
+  // Reads persisted variables and picks a start timestamp that is later than
+  // any earlier run's, so ids keep increasing across fast restarts too.
+  explicit server_state(server_config cfg);
+
+  const server_config& config() const { return m_cfg; }
+  docid_generator& generator() { return m_generator; }
+  const cdk::tls_server_context* tls() const { return m_tls ? &*m_tls : nullptr; }
+  void set_tls(cdk::tls_server_context ctx) { m_tls = std::move(ctx); }
+
+  std::uint16_t unique_prefix() const { return static_cast<std::uint16_t>(m_prefix.load()); }
+  // SET GLOBAL changes the running value; SET PERSIST also writes it to the
+  // state directory, where the next start reads it (it then wins over
+  // --unique-prefix, as persisted variables do in MySQL).
+  bool set_unique_prefix(std::uint16_t value, bool persist, std::string& err);
+  bool persist_unique_prefix(std::uint16_t value, std::string& err); // SET PERSIST_ONLY
+
+  std::uint64_t next_client_id() { return m_next_client_id++; }
+
+  // SHA256_MEMORY cache: account -> SHA256(SHA256(password)), filled by a
+  // successful PLAIN login. The password itself is never stored.
+  void cache_sha256(const std::string& account, const std::array<unsigned char, 32>& h2);
+  std::optional<std::array<unsigned char, 32>> cached_sha256(const std::string& account) const;
+
+private:
+  std::string state_file(const char* name) const;
+  server_config m_cfg;
+  docid_generator m_generator;
+  std::optional<cdk::tls_server_context> m_tls;
+  std::atomic<std::uint32_t> m_prefix{0};
+  std::atomic<std::uint64_t> m_next_client_id{1};
+  mutable std::mutex m_cache_mutex;
+  std::map<std::string, std::array<unsigned char, 32>> m_sha256_cache;
+};
+
+} // namespace xserver

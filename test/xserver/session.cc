@@ -1,0 +1,157 @@
+#include "test/xserver/session.h"
+
+#include "mysqlx_expect.pb.h"
+#include "mysqlx_session.pb.h"
+
+namespace xserver {
+
+namespace {
+
+// The host part of "1.2.3.4:port" / "[::1]:port"; loopback is "localhost",
+// as MySQL names such clients in account matching and error texts.
+std::string host_of(const std::string& peer) {
+  std::string host = peer.substr(0, peer.rfind(':'));
+  if (!host.empty() && host.front() == '[') host = host.substr(1, host.size() - 2);
+  if (host.rfind("127.", 0) == 0 || host == "::1" || host == "local client") return "localhost";
+  return host;
+}
+
+} // namespace
+
+session::session(server_state& state, std::unique_ptr<cdk::socket_stream> io)
+    : m_state(state), m_io(std::move(io)), m_peer_host(host_of(m_io->peer())),
+      m_decoder(state.config().max_message_size), m_expect(state.config().emulate_57) {}
+
+bool session::flush() {
+  if (m_out.empty()) return true;
+  const bool ok = m_io->write(m_out.bytes()).ok();
+  m_out.clear();
+  if (!ok) m_closing = true;
+  return ok;
+}
+
+void session::fatal(const x_error& err) {
+  x_error e = err;
+  e.fatal = true;
+  m_out.error(e);
+  m_closing = true;
+}
+
+std::optional<cdk::protocol::frame> session::next_frame() {
+  char buf[16384];
+  for (;;) {
+    if (auto f = m_decoder.next()) return f;
+    auto n = m_io->read_some(buf, sizeof buf);
+    if (!n.ok()) return std::nullopt;
+    if (!m_decoder.feed({buf, n.value()}).ok()) {
+      // A length of 0 or above --max-message-size: the stream has lost its
+      // frame boundaries, so the connection ends, as with MySQL.
+      fatal(x_error{1153, "Got a packet bigger than 'mysqlx_max_allowed_packet' bytes", "08S01"});
+      return std::nullopt;
+    }
+  }
+}
+
+void session::run() {
+  // ServerHello arrived with MySQL 8.0 (mysqlx_enable_hello_notice).
+  if (!emulate_57()) {
+    m_out.notice_hello();
+    flush();
+  }
+  while (!m_closing) {
+    auto f = next_frame();
+    if (!f) break;
+    dispatch(f->type, f->payload);
+    // Pipelined requests are answered in order; the replies to requests that
+    // arrived together leave together.
+    if (m_out.bytes().size() > 65536 || m_decoder.buffered() == 0 || m_closing) flush();
+  }
+  flush();
+}
+
+void session::dispatch(std::uint8_t type, const std::string& payload) {
+  if (m_authenticated) return dispatch_authenticated(type, payload);
+  switch (static_cast<client_msg>(type)) {
+  case client_msg::con_capabilities_get:
+    return on_capabilities_get();
+  case client_msg::con_capabilities_set:
+    return on_capabilities_set(payload);
+  case client_msg::con_close:
+    m_out.ok("bye!");
+    m_closing = true;
+    return;
+  case client_msg::sess_authenticate_start:
+    return on_auth_start(payload);
+  case client_msg::sess_authenticate_continue:
+    if (!m_auth_mech.empty()) return on_auth_continue(payload);
+    break;
+  case client_msg::sess_reset:
+    return m_out.ok();
+  default:
+    break;
+  }
+  fatal(make_error(errc::x_bad_message, "Invalid message"));
+}
+
+void session::dispatch_authenticated(std::uint8_t type, const std::string& payload) {
+  const auto msg_type = static_cast<client_msg>(type);
+  if (msg_type == client_msg::expect_open || msg_type == client_msg::expect_close) {
+    std::optional<x_error> err;
+    if (msg_type == client_msg::expect_open) {
+      Mysqlx::Expect::Open msg;
+      if (!msg.ParseFromString(payload))
+        return fatal(make_error(errc::x_bad_message, "Invalid message"));
+      err = m_expect.open(msg);
+    } else {
+      err = m_expect.close();
+    }
+    return err ? m_out.error(*err) : m_out.ok();
+  }
+  if (msg_type == client_msg::con_close) {
+    m_out.ok("bye!");
+    m_closing = true;
+    return;
+  }
+  if (auto blocked = m_expect.blocked()) return m_out.error(*blocked);
+
+  stmt_result result;
+  switch (msg_type) {
+  case client_msg::con_capabilities_get:
+    return on_capabilities_get();
+  case client_msg::sql_stmt_execute:
+    result = on_stmt_execute(payload);
+    break;
+  case client_msg::crud_insert:
+    result = on_crud_insert(payload);
+    break;
+  case client_msg::sess_reset: {
+    Mysqlx::Session::Reset msg;
+    msg.ParseFromString(payload);
+    m_expect.clear();
+    if (msg.keep_open()) {
+      // Keep the authenticated user; give the MariaDB session a clean state.
+      if (m_db->reset()) return m_out.ok();
+      return fatal(m_db->last_error());
+    }
+    m_db.reset();
+    m_authenticated = false;
+    return m_out.ok();
+  }
+  case client_msg::sess_close:
+    m_expect.clear();
+    m_db.reset();
+    m_authenticated = false;
+    return m_out.ok();
+  default:
+    // Messages of later slices (Find, Update, Delete, Prepare, Cursor...)
+    // get what MySQL answers to a message it does not handle.
+    result = make_error(errc::unknown_com_error, "Unexpected message received");
+    break;
+  }
+  if (result) {
+    m_out.error(*result);
+    m_expect.statement_failed();
+  }
+}
+
+} // namespace xserver

@@ -1,0 +1,92 @@
+// One X Protocol client connection, served by its own thread. After
+// authentication it owns one MariaDB connection, so transactions, session
+// variables and locks behave as on MySQL.
+#pragma once
+
+#include "cdk/foundation/socket_stream.h"
+#include "cdk/protocol/frame.h"
+#include "mysqlx_datatypes.pb.h"
+#include "test/xserver/errors.h"
+#include "test/xserver/expect.h"
+#include "test/xserver/mariadb.h"
+#include "test/xserver/server_state.h"
+#include "test/xserver/wire.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xserver {
+
+using stmt_result = std::optional<x_error>; // nullopt: success, replies written
+
+class session {
+public:
+  session(server_state& state, std::unique_ptr<cdk::socket_stream> io);
+  void run(); // serves the connection until it closes
+
+private:
+  // session.cc
+  void dispatch(std::uint8_t type, const std::string& payload);
+  void dispatch_authenticated(std::uint8_t type, const std::string& payload);
+  bool flush();
+  std::optional<cdk::protocol::frame> next_frame(); // nullopt: EOF or fatal
+  void fatal(const x_error& err);
+  bool emulate_57() const { return m_state.config().emulate_57; }
+  bool secure() const { return m_io->is_tls() || m_io->is_local(); }
+
+  // capabilities.cc
+  void on_capabilities_get();
+  void on_capabilities_set(const std::string& payload);
+
+  // auth.cc
+  void on_auth_start(const std::string& payload);
+  void on_auth_continue(const std::string& payload);
+  void verify_credentials(const std::string& auth_data);
+  void auth_failed(const std::string& user, bool used_password);
+
+  // sql_exec.cc
+  stmt_result on_stmt_execute(const std::string& payload);
+  stmt_result execute_sql(std::string_view sql);
+  void append_row(char** row, const unsigned long* lengths, const std::vector<int>& types);
+  // After a successful statement: warnings, message, rows affected, insert id
+  // (if > 0), generated document ids (if any), StmtExecuteOk.
+  void send_ok_notices(std::uint64_t affected, std::uint64_t insert_id, const std::string& info,
+                       const std::vector<std::string>* doc_ids);
+  stmt_result intercept_set_prefix(std::string_view sql, bool& handled);
+
+  // admin.cc
+  stmt_result admin_command(const std::string& ns, const std::string& cmd,
+                            const google::protobuf::RepeatedPtrField<Mysqlx::Datatypes::Any>& args);
+  stmt_result create_collection(const std::string& schema, const std::string& name, bool reuse);
+  stmt_result list_objects(const Mysqlx::Datatypes::Any* schema,
+                           const Mysqlx::Datatypes::Any* pattern);
+
+  // crud_insert.cc
+  stmt_result on_crud_insert(const std::string& payload);
+  // doc_ids: DOCUMENT model (errors remapped, ids reported); null: TABLE.
+  stmt_result run_insert(const std::string& sql, const std::vector<std::string>* doc_ids,
+                         const std::string& collection);
+
+  server_state& m_state;
+  std::unique_ptr<cdk::socket_stream> m_io;
+  std::string m_peer_host; // "localhost" for loopback clients, else the address
+  cdk::protocol::frame_decoder m_decoder;
+  reply m_out;
+  expect_stack m_expect;
+  std::optional<mariadb_conn> m_db;
+  bool m_authenticated = false;
+  bool m_closing = false;
+  bool m_compact_metadata = false;
+  std::string m_user;
+  std::uint64_t m_client_id = 0;
+  // Authentication in progress: mechanism and nonce; failed attempts so far.
+  std::string m_auth_mech;
+  std::string m_nonce;
+  int m_failed_auths = 0;
+};
+
+} // namespace xserver

@@ -1,0 +1,142 @@
+// Sql.StmtExecute in namespace "sql": the statement runs on the session's
+// MariaDB connection; result sets are streamed as ColumnMetaData + Row +
+// FetchDone[MoreResultsets], followed by the statement's notices and
+// StmtExecuteOk. MariaDB errors keep MariaDB's code and SQLSTATE.
+#include "mysqlx_resultset.pb.h"
+#include "mysqlx_sql.pb.h"
+#include "test/xserver/row_encoder.h"
+#include "test/xserver/session.h"
+#include "test/xserver/sql_text.h"
+
+#include <mysql.h>
+
+namespace xserver {
+
+stmt_result session::on_stmt_execute(const std::string& payload) {
+  Mysqlx::Sql::StmtExecute msg;
+  if (!msg.ParseFromString(payload)) return make_error(errc::x_bad_message, "Invalid message");
+  m_compact_metadata = msg.compact_metadata();
+  const std::string& ns = msg.namespace_();
+  if (ns == "sql") {
+    std::string sql = msg.stmt();
+    if (msg.args_size() > 0) {
+      auto bound = bind_sql_placeholders(sql, msg.args(), *m_db);
+      if (!bound) return make_error(errc::x_cmd_num_arguments, "Too many arguments");
+      sql = std::move(*bound);
+    }
+    bool handled = false;
+    stmt_result r = intercept_set_prefix(sql, handled);
+    if (handled) return r;
+    return execute_sql(rewrite_prefix_reads(sql, m_state.unique_prefix()));
+  }
+  if (ns == "mysqlx" || (emulate_57() && ns == "xplugin"))
+    return admin_command(ns, msg.stmt(), msg.args());
+  return make_error(errc::x_invalid_namespace, "Unknown namespace " + ns);
+}
+
+void session::append_row(char** row, const unsigned long* lengths, const std::vector<int>& types) {
+  std::string payload;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    std::string field;
+    if (row[i]) encode_value(static_cast<x_type>(types[i]), {row[i], lengths[i]}, field);
+    payload += '\x0a'; // Row.field = 1, length-delimited
+    append_varint(field.size(), payload);
+    payload += field;
+  }
+  m_out.add_raw(server_msg::resultset_row, payload);
+}
+
+stmt_result session::execute_sql(std::string_view sql) {
+  MYSQL* m = m_db->handle();
+  if (mysql_real_query(m, sql.data(), sql.size()) != 0) return m_db->last_error();
+  bool pending_done = false;
+  std::uint64_t affected = 0, insert_id = 0;
+  std::string info;
+  for (;;) {
+    if (MYSQL_RES* res = mysql_use_result(m)) {
+      if (pending_done) m_out.add_empty(server_msg::resultset_fetch_done_more_resultsets);
+      const unsigned n = mysql_num_fields(res);
+      MYSQL_FIELD* fields = mysql_fetch_fields(res);
+      std::vector<int> types(n);
+      for (unsigned i = 0; i < n; ++i) {
+        Mysqlx::Resultset::ColumnMetaData meta;
+        fill_column_metadata(fields[i], m_compact_metadata, meta);
+        types[i] = static_cast<int>(x_type_of(fields[i]));
+        m_out.add(server_msg::resultset_column_meta_data, meta);
+      }
+      while (MYSQL_ROW row = mysql_fetch_row(res)) {
+        append_row(row, mysql_fetch_lengths(res), types);
+        if (m_out.bytes().size() > 262144) flush();
+      }
+      const bool failed = mysql_errno(m) != 0;
+      mysql_free_result(res);
+      if (failed) return m_db->last_error();
+      pending_done = true;
+      affected = 0;
+    } else if (mysql_field_count(m) != 0) {
+      return m_db->last_error();
+    } else {
+      affected = mysql_affected_rows(m);
+      insert_id = mysql_insert_id(m);
+      const char* i = mysql_info(m);
+      info = i ? i : "";
+    }
+    const int next = mysql_next_result(m);
+    if (next > 0) return m_db->last_error();
+    if (next < 0) break;
+  }
+  if (pending_done) m_out.add_empty(server_msg::resultset_fetch_done);
+  send_ok_notices(affected, insert_id, info, nullptr);
+  return std::nullopt;
+}
+
+void session::send_ok_notices(std::uint64_t affected, std::uint64_t insert_id,
+                              const std::string& info, const std::vector<std::string>* doc_ids) {
+  if (mysql_warning_count(m_db->handle()) > 0) {
+    if (auto rows = m_db->select("SHOW WARNINGS")) {
+      for (const auto& w : *rows) {
+        const std::string level = w[0].value_or("Warning");
+        const unsigned lvl = level == "Note" ? 1 : level == "Error" ? 3 : 2;
+        m_out.notice_warning(lvl, static_cast<std::uint32_t>(std::stoul(w[1].value_or("0"))),
+                             w[2].value_or(""));
+      }
+    }
+  }
+  if (!info.empty()) m_out.notice_message(info);
+  m_out.notice_uint(state_param::rows_affected, affected);
+  if (insert_id > 0) m_out.notice_uint(state_param::generated_insert_id, insert_id);
+  if (doc_ids && !doc_ids->empty()) m_out.notice_document_ids(*doc_ids);
+  m_out.stmt_ok();
+}
+
+stmt_result session::intercept_set_prefix(std::string_view sql, bool& handled) {
+  auto set = parse_set_unique_prefix(sql);
+  handled = set.has_value();
+  if (!set) return std::nullopt;
+  const std::string var = "mysqlx_document_id_unique_prefix";
+  if (set->scope == prefix_scope::session)
+    return make_error(errc::global_variable,
+                      "Variable '" + var +
+                          "' is a GLOBAL variable and should be set with SET GLOBAL");
+  if (!set->value)
+    return x_error{errc::wrong_type_for_var, "Incorrect argument type to variable '" + var + "'",
+                   "42000"};
+  // MySQL clamps an out-of-range integer system variable and warns.
+  long long v = *set->value;
+  const bool truncated = v < 0 || v > 65535;
+  const auto prefix = static_cast<std::uint16_t>(v < 0 ? 0 : v > 65535 ? 65535 : v);
+  std::string err;
+  if (set->scope == prefix_scope::persist_only) {
+    if (!m_state.persist_unique_prefix(prefix, err)) return make_error(errc::internal_error, err);
+  } else if (!m_state.set_unique_prefix(prefix, set->scope == prefix_scope::persist, err)) {
+    return make_error(errc::internal_error, err);
+  }
+  if (truncated)
+    m_out.notice_warning(2, errc::truncated_wrong_value,
+                         "Truncated incorrect " + var + " value: '" + set->text + "'");
+  m_out.notice_uint(state_param::rows_affected, 0);
+  m_out.stmt_ok();
+  return std::nullopt;
+}
+
+} // namespace xserver

@@ -1,0 +1,191 @@
+// xserverd in 8.0 mode, over raw X Protocol: handshake, capabilities, TLS,
+// authentication, expect blocks, SQL results, pipelining, frame limits.
+#include "mysqlx_connection.pb.h"
+#include "mysqlx_expect.pb.h"
+#include "mysqlx_resultset.pb.h"
+#include "mysqlx_session.pb.h"
+#include "mysqlx_sql.pb.h"
+#include "test/xserver/tests/xclient.h"
+
+#include <gtest/gtest.h>
+
+namespace xtest {
+namespace {
+
+using Mysqlx::Datatypes::Any;
+using Mysqlx::Datatypes::Scalar;
+
+const char* const user = "xtest";
+const char* const password = "xtest-pw";
+
+std::uint16_t port80() {
+  return env_port("XS_PORT_80");
+}
+
+Mysqlx::Connection::Capabilities get_caps(xclient& c) {
+  c.send(client_msg::con_capabilities_get, Mysqlx::Connection::CapabilitiesGet());
+  auto r = c.reply();
+  Mysqlx::Connection::Capabilities caps;
+  EXPECT_TRUE(is(r.back(), server_msg::conn_capabilities)) << describe(r);
+  caps.ParseFromString(r.back().payload);
+  return caps;
+}
+
+const Any* find_cap(const Mysqlx::Connection::Capabilities& caps, const std::string& name) {
+  for (const auto& c : caps.capabilities())
+    if (c.name() == name) return &c.value();
+  return nullptr;
+}
+
+std::vector<std::string> mechanisms(const Mysqlx::Connection::Capabilities& caps) {
+  std::vector<std::string> out;
+  if (const Any* m = find_cap(caps, "authentication.mechanisms"))
+    for (const auto& v : m->array().value()) out.push_back(v.scalar().v_string().value());
+  return out;
+}
+
+std::vector<frame> cap_set(xclient& c, const std::vector<std::pair<std::string, Any>>& caps) {
+  Mysqlx::Connection::CapabilitiesSet set;
+  for (const auto& [name, value] : caps) {
+    auto* cap = set.mutable_capabilities()->add_capabilities();
+    cap->set_name(name);
+    *cap->mutable_value() = value;
+  }
+  c.send(client_msg::con_capabilities_set, set);
+  return c.reply();
+}
+
+Any bool_any(bool v) {
+  Any a;
+  a.set_type(Any::SCALAR);
+  a.mutable_scalar()->set_type(Scalar::V_BOOL);
+  a.mutable_scalar()->set_v_bool(v);
+  return a;
+}
+
+TEST(Xserverd80, SendsServerHelloFirstAsAGlobalNotice) {
+  xclient c(port80(), /*hello=*/false);
+  auto f = c.read();
+  ASSERT_TRUE(f && is(*f, server_msg::notice));
+  auto n = notice_of(*f);
+  EXPECT_EQ(n.frame_type, 5u); // SERVER_HELLO
+  EXPECT_EQ(n.scope, 0);       // no scope field: global
+}
+
+TEST(Xserverd80, CapabilitiesOf80OverPlainTcp) {
+  xclient c(port80());
+  auto caps = get_caps(c);
+  ASSERT_NE(find_cap(caps, "node_type"), nullptr);
+  EXPECT_EQ(find_cap(caps, "node_type")->scalar().v_string().value(), "mysql");
+  EXPECT_EQ(find_cap(caps, "plugin.version"), nullptr);
+  ASSERT_NE(find_cap(caps, "tls"), nullptr);
+  EXPECT_FALSE(find_cap(caps, "tls")->scalar().v_bool());
+  EXPECT_EQ(find_cap(caps, "doc.formats")->scalar().v_string().value(), "text");
+  auto mechs = mechanisms(caps);
+  EXPECT_NE(std::find(mechs.begin(), mechs.end(), "MYSQL41"), mechs.end());
+  EXPECT_NE(std::find(mechs.begin(), mechs.end(), "SHA256_MEMORY"), mechs.end());
+  EXPECT_EQ(std::find(mechs.begin(), mechs.end(), "PLAIN"), mechs.end()); // not without TLS
+}
+
+TEST(Xserverd80, CapabilityErrorsUseMySqlWording) {
+  xclient c(port80());
+  auto r = cap_set(c, {{"no.such.capability", bool_any(true)}});
+  EXPECT_EQ(error_of(r.back()).code(), 5002u);
+  EXPECT_EQ(error_of(r.back()).msg(), "Capability 'no.such.capability' doesn't exist");
+  r = cap_set(c, {{"node_type", bool_any(true)}});
+  EXPECT_EQ(error_of(r.back()).code(), 5001u);
+  EXPECT_EQ(error_of(r.back()).msg(), "Capability prepare failed for 'node_type'");
+  r = cap_set(c, {{"tls", bool_any(false)}});
+  EXPECT_EQ(error_of(r.back()).msg(), "Capability prepare failed for 'tls'");
+  r = cap_set(c, {{"client.interactive", bool_any(true)}, {"client.interactive", bool_any(true)}});
+  EXPECT_EQ(error_of(r.back()).code(), 5019u);
+  r = cap_set(c, {}); // an empty set is fine (Connector/Node.js sends one)
+  EXPECT_TRUE(is(r.back(), server_msg::ok)) << describe(r);
+  // The session continues after these errors.
+  auto a = c.auth("MYSQL41", user, password);
+  EXPECT_TRUE(is(a.back(), server_msg::sess_authenticate_ok)) << describe(a);
+}
+
+TEST(Xserverd80, TlsUpgradeVerifiesAgainstTheGeneratedCa) {
+  xclient c(port80());
+  ASSERT_TRUE(c.start_tls(env("XS_CA_80")));
+  auto caps = get_caps(c);
+  EXPECT_TRUE(find_cap(caps, "tls")->scalar().v_bool());
+  auto mechs = mechanisms(caps);
+  EXPECT_NE(std::find(mechs.begin(), mechs.end(), "PLAIN"), mechs.end());
+  auto r = c.auth("PLAIN", user, password);
+  EXPECT_TRUE(is(r.back(), server_msg::sess_authenticate_ok)) << describe(r);
+}
+
+TEST(Xserverd80, Mysql41SendsClientIdNoticeThenAuthenticateOk) {
+  xclient c(port80());
+  auto r = c.auth("MYSQL41", user, password);
+  ASSERT_EQ(r.size(), 2u) << describe(r);
+  auto n = notice_of(r[0]);
+  EXPECT_EQ(n.param, 11); // CLIENT_ID_ASSIGNED
+  EXPECT_EQ(n.scope, 2);  // LOCAL
+  ASSERT_EQ(n.values.size(), 1u);
+  EXPECT_EQ(n.values[0].type(), Scalar::V_UINT);
+  EXPECT_TRUE(is(r[1], server_msg::sess_authenticate_ok));
+}
+
+TEST(Xserverd80, WrongPasswordGets1045AndASecondAttemptIsAllowed) {
+  xclient c(port80());
+  auto r = c.auth("MYSQL41", user, "wrong");
+  auto e = error_of(r.back());
+  EXPECT_EQ(e.code(), 1045u);
+  EXPECT_EQ(e.msg(), "Access denied for user 'xtest'@'localhost' (using password: YES)");
+  EXPECT_EQ(e.severity(), Mysqlx::Error::ERROR);
+  r = c.auth("MYSQL41", "nobody", "");
+  EXPECT_EQ(error_of(r.back()).msg(),
+            "Access denied for user 'nobody'@'localhost' (using password: NO)");
+  r = c.auth("MYSQL41", user, password);
+  EXPECT_TRUE(is(r.back(), server_msg::sess_authenticate_ok)) << describe(r);
+}
+
+TEST(Xserverd80, PlainIsRefusedWithoutTls) {
+  xclient c(port80());
+  auto r = c.auth("PLAIN", user, password);
+  auto e = error_of(r.back());
+  EXPECT_EQ(e.code(), 1251u);
+  EXPECT_EQ(e.severity(), Mysqlx::Error::FATAL);
+  EXPECT_FALSE(c.read()); // the server closed the connection
+}
+
+TEST(Xserverd80, Sha256MemoryWorksOnlyAfterAPlainLogin) {
+  // A fresh account, so no earlier login of another test filled the cache.
+  const std::string name = unique_name("sha");
+  {
+    xclient admin(port80());
+    admin.auth("MYSQL41", user, password);
+    auto r = admin.sql("CREATE USER '" + name + "'@'%' IDENTIFIED BY 'pw-" + name + "'");
+    ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  }
+  {
+    xclient c(port80());
+    auto r = c.auth("SHA256_MEMORY", name, "pw-" + name);
+    EXPECT_EQ(error_of(r.back()).code(), 1045u) << describe(r);
+  }
+  {
+    xclient c(port80());
+    ASSERT_TRUE(c.start_tls(env("XS_CA_80")));
+    auto r = c.auth("PLAIN", name, "pw-" + name);
+    EXPECT_TRUE(is(r.back(), server_msg::sess_authenticate_ok)) << describe(r);
+  }
+  xclient c(port80());
+  auto r = c.auth("SHA256_MEMORY", name, "wrong");
+  EXPECT_EQ(error_of(r.back()).code(), 1045u);
+  r = c.auth("SHA256_MEMORY", name, "pw-" + name);
+  EXPECT_TRUE(is(r.back(), server_msg::sess_authenticate_ok)) << describe(r);
+}
+
+TEST(Xserverd80, MessagesBeforeAuthenticationAreFatal) {
+  xclient c(port80());
+  auto r = c.sql("SELECT 1");
+  auto e = error_of(r.back());
+  EXPECT_EQ(e.code(), 5000u);
+  EXPECT_EQ(e.severity(), Mysqlx::Error::FATAL);
+}
+
+} // namespace
+} // namespace xtest

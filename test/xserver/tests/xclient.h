@@ -1,0 +1,83 @@
+// A tiny raw X Protocol client for xserverd's own tests: it sends protobuf
+// messages and returns the server's frames undecoded, so tests assert on
+// exactly what went over the wire. Uses cdk's stream and framing.
+#pragma once
+
+#include "cdk/foundation/stream.h"
+#include "cdk/protocol/frame.h"
+#include "cdk/protocol/msg_types.h"
+#include "mysqlx.pb.h"
+#include "mysqlx_crud.pb.h"
+#include "mysqlx_datatypes.pb.h"
+#include "mysqlx_notice.pb.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xtest {
+
+using cdk::protocol::client_msg;
+using cdk::protocol::frame;
+using cdk::protocol::server_msg;
+
+inline bool is(const frame& f, server_msg t) {
+  return f.type == cdk::protocol::type_byte(t);
+}
+
+class xclient {
+public:
+  // Connects to 127.0.0.1:port; reads the ServerHello notice if hello.
+  explicit xclient(std::uint16_t port, bool hello = true);
+
+  void send(client_msg type, const google::protobuf::MessageLite& msg);
+  void send_raw(const std::string& bytes);
+  std::string encode(client_msg type, const google::protobuf::MessageLite& msg);
+  // Next frame; nullopt on EOF (the server closed the connection).
+  std::optional<frame> read();
+  // Frames up to and including the one that ends a reply (Ok, Error,
+  // StmtExecuteOk, Capabilities, AuthenticateContinue/Ok, FetchDone only if
+  // stop_at_fetch_done).
+  std::vector<frame> reply();
+
+  bool start_tls(const std::string& ca_file); // CapabilitiesSet tls + handshake
+  // Full MYSQL41 / SHA256_MEMORY exchange, or PLAIN; returns the last reply.
+  std::vector<frame> auth(const std::string& mech, const std::string& user,
+                          const std::string& password, const std::string& schema = "");
+  std::vector<frame> sql(const std::string& stmt, const std::string& ns = "sql");
+  std::vector<frame> admin(const std::string& cmd, const std::string& schema,
+                           const std::string& name); // namespace mysqlx, object args
+  // Crud.Insert of JSON strings (V_STRING literals), DOCUMENT model.
+  std::vector<frame> insert_json(const std::string& schema, const std::string& coll,
+                                 const std::vector<std::string>& docs, bool upsert = false);
+  std::vector<frame> insert(const Mysqlx::Crud::Insert& msg);
+
+private:
+  std::unique_ptr<cdk::stream> m_stream;
+  cdk::protocol::frame_decoder m_decoder;
+};
+
+// Decoding helpers for assertions.
+Mysqlx::Error error_of(const frame& f);
+struct notice_info {
+  std::uint32_t frame_type = 0;
+  int scope = 1;
+  int param = 0; // SessionStateChanged.param
+  std::vector<Mysqlx::Datatypes::Scalar> values;
+  Mysqlx::Notice::Warning warning;
+};
+notice_info notice_of(const frame& f);
+// The generated document ids of a reply (from its GENERATED_DOCUMENT_IDS notices).
+std::vector<std::string> generated_ids(const std::vector<frame>& frames);
+// The text rows of a one-column (or first-column) SELECT: BYTES only.
+std::vector<std::string> column_strings(const std::vector<frame>& frames);
+std::string describe(const std::vector<frame>& frames); // for failure messages
+
+// Test environment, from variables ctest sets.
+std::uint16_t env_port(const char* name);
+std::string env(const char* name);
+std::string unique_name(const std::string& base); // base + pid + counter
+
+} // namespace xtest
