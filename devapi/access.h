@@ -1,0 +1,53 @@
+// detail::access: the one door from devapi/ into the private members of the
+// public classes (they befriend it; see include/mysqlx/detail/export.h).
+// Private header: never installed.
+#pragma once
+
+#include "devapi/result_data.h"
+
+#include <memory>
+#include <mysqlx/result.h>
+#include <mysqlx/settings.h>
+#include <mysqlx/value.h>
+#include <string_view>
+#include <utility>
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+struct access {
+  // Value
+  static bool is_expression(const Value& v) noexcept { return v.m_expr; }
+  static Value make_array(std::vector<Value>&& items) {
+    return Value(std::move(items), Value::array_tag{});
+  }
+  static Value make_document(std::shared_ptr<const doc_impl> doc) {
+    return Value(DbDoc(std::move(doc)));
+  }
+  static const std::shared_ptr<const doc_impl>& doc_of(const Value& v) noexcept { return v.m_doc; }
+  static const std::shared_ptr<const std::vector<Value>>& array_of(const Value& v) noexcept {
+    return v.m_arr;
+  }
+  static const std::string& text_of(const Value& v) noexcept { return v.m_str; }
+
+  // DbDoc
+  static const std::shared_ptr<const doc_impl>& impl(const DbDoc& d) noexcept { return d.m_impl; }
+  static DbDoc make_doc(std::shared_ptr<const doc_impl> impl) noexcept {
+    return DbDoc(std::move(impl));
+  }
+
+  // Column
+  static Column make_column(std::unique_ptr<column_data> data) noexcept {
+    return Column(std::move(data));
+  }
+
+  // Settings
+  static const settings_impl& impl(const SessionSettings& s) noexcept { return *s.m_impl; }
+  static const settings_impl& impl(const ClientSettings& s) noexcept { return *s.m_impl; }
+  static SessionSettings make_session_settings(option_list&& options) {
+    return SessionSettings(std::move(options));
+  }
+};
+
+} // namespace detail
+MYSQLX_NAMESPACE_END

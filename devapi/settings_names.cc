@@ -1,0 +1,113 @@
+// Names of options and option values.
+#include "cdk/foundation/error.h"
+#include "cdk/parser/uri_text.h"
+#include "devapi/throw_error.h"
+
+#include <mysqlx/settings.h>
+
+MYSQLX_NAMESPACE_BEGIN
+
+const char* optionValueName(SSLMode mode) noexcept {
+  switch (mode) {
+  case SSLMode::DISABLED:
+    return "disabled";
+  case SSLMode::REQUIRED:
+    return "required";
+  case SSLMode::VERIFY_CA:
+    return "verify_ca";
+  case SSLMode::VERIFY_IDENTITY:
+    return "verify_identity";
+  }
+  return "unknown";
+}
+
+const char* optionValueName(AuthMethod method) noexcept {
+  switch (method) {
+  case AuthMethod::PLAIN:
+    return "plain";
+  case AuthMethod::MYSQL41:
+    return "mysql41";
+  case AuthMethod::EXTERNAL:
+    return "external";
+  case AuthMethod::SHA256_MEMORY:
+    return "sha256_memory";
+  }
+  return "unknown";
+}
+
+const char* optionValueName(CompressionMode mode) noexcept {
+  switch (mode) {
+  case CompressionMode::DISABLED:
+    return "disabled";
+  case CompressionMode::PREFERRED:
+    return "preferred";
+  case CompressionMode::REQUIRED:
+    return "required";
+  }
+  return "unknown";
+}
+
+const char* optionValueName(DocIdMode mode) noexcept {
+  switch (mode) {
+  case DocIdMode::AUTO:
+    return "auto";
+  case DocIdMode::SERVER:
+    return "server";
+  case DocIdMode::CLIENT:
+    return "client";
+  }
+  return "unknown";
+}
+
+DocIdMode parseDocIdMode(const std::string& text) {
+  for (DocIdMode m : {DocIdMode::AUTO, DocIdMode::SERVER, DocIdMode::CLIENT}) {
+    if (cdk::uri_text::iequals(text, optionValueName(m))) return m;
+  }
+  detail::throw_error(cdk::error::client(cdk::client_errc::bad_option,
+                                         "DocIdMode: expected auto, server or client"));
+}
+
+std::string SessionOptionName(SessionOption::Enum opt) {
+  static const char* const names[] = {"URI",
+                                      "HOST",
+                                      "PORT",
+                                      "PRIORITY",
+                                      "USER",
+                                      "PWD",
+                                      "DB",
+                                      "SSL_MODE",
+                                      "SSL_CA",
+                                      "AUTH",
+                                      "SOCKET",
+                                      "CONNECT_TIMEOUT",
+                                      "CONNECTION_ATTRIBUTES",
+                                      "TLS_VERSIONS",
+                                      "TLS_CIPHERSUITES",
+                                      "DNS_SRV",
+                                      "COMPRESSION",
+                                      "COMPRESSION_ALGORITHMS",
+                                      "SSL_CAPATH",
+                                      "SSL_CRL",
+                                      "SSL_CRLPATH",
+                                      "DOCID_MODE",
+                                      "MAX_MESSAGE_SIZE"};
+  static_assert(sizeof names / sizeof names[0] == SessionOption::LAST - 1);
+  const int i = static_cast<int>(opt) - 1;
+  return i >= 0 && i < SessionOption::LAST - 1 ? names[i] : "";
+}
+
+std::string ClientOptionName(ClientOption::Enum opt) {
+  switch (opt) {
+  case ClientOption::POOLING:
+    return "POOLING";
+  case ClientOption::POOL_MAX_SIZE:
+    return "POOL_MAX_SIZE";
+  case ClientOption::POOL_QUEUE_TIMEOUT:
+    return "POOL_QUEUE_TIMEOUT";
+  case ClientOption::POOL_MAX_IDLE_TIME:
+    return "POOL_MAX_IDLE_TIME";
+  }
+  return "";
+}
+
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,275 @@
+// Value: construction, checked conversions, document and array access.
+//
+// Conversion rules (all others throw errc::USAGE naming both types):
+// - integers: from INT64, UINT64 and BOOL when the value fits the target;
+// - floating point: from FLOAT and DOUBLE (double -> float must be within
+//   float's range; rounding is accepted, as in any float conversion), and
+//   from integers only when the integer is exactly representable, so a
+//   conversion never silently changes an id or a counter;
+// - bool: from BOOL and integers (non-zero is true: MySQL stores BOOL as
+//   TINYINT);
+// - std::string: from STRING and RAW (bytes are kept as they are);
+// - bytes: from RAW and STRING; DbDoc: from DOCUMENT, and null from VNULL.
+#include "cdk/foundation/error.h"
+#include "devapi/doc_impl.h"
+#include "devapi/json_print.h"
+#include "devapi/throw_error.h"
+
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <mysqlx/error.h>
+#include <mysqlx/value.h>
+#include <ostream>
+#include <string>
+
+MYSQLX_NAMESPACE_BEGIN
+namespace {
+
+const char* type_name(Value::Type t) noexcept {
+  switch (t) {
+  case Value::VNULL:
+    return "null";
+  case Value::UINT64:
+    return "an unsigned integer (UINT64)";
+  case Value::INT64:
+    return "an integer (INT64)";
+  case Value::FLOAT:
+    return "a float";
+  case Value::DOUBLE:
+    return "a double";
+  case Value::BOOL:
+    return "a bool";
+  case Value::STRING:
+    return "a string";
+  case Value::DOCUMENT:
+    return "a document";
+  case Value::RAW:
+    return "raw bytes";
+  case Value::ARRAY:
+    return "an array";
+  }
+  return "an unknown type";
+}
+
+[[noreturn]] void usage_error(const std::string& message) {
+  detail::throw_error(cdk::error::client(cdk::client_errc::usage, "Value: " + message));
+}
+[[noreturn]] void type_error(Value::Type from, const char* to) {
+  usage_error(std::string("cannot convert ") + type_name(from) + " to " + to);
+}
+template <typename N> [[noreturn]] void range_error(N value, const char* to) {
+  usage_error(std::to_string(value) + " does not fit in " + to);
+}
+
+// Whether an integer survives a round trip through F (float or double).
+// 2^63 and 2^64 are exact in both, and casting them back would overflow.
+template <typename F> bool exact_in(std::int64_t i) noexcept {
+  const F f = static_cast<F>(i);
+  return f < F(9223372036854775808.0) && static_cast<std::int64_t>(f) == i;
+}
+template <typename F> bool exact_in(std::uint64_t u) noexcept {
+  const F f = static_cast<F>(u);
+  return f < F(18446744073709551616.0) && static_cast<std::uint64_t>(f) == u;
+}
+
+} // namespace
+
+Value::Value(const std::string& str) : m_type(STRING), m_str(str) {}
+Value::Value(std::string&& str) noexcept : m_type(STRING), m_str(std::move(str)) {}
+Value::Value(std::string_view str) : m_type(STRING), m_str(str) {}
+// A null `const char*` is a null Value rather than undefined behaviour.
+Value::Value(const char* str) : m_type(str ? STRING : VNULL), m_str(str ? str : "") {}
+Value::Value(const bytes& data)
+    : m_type(RAW), m_str(reinterpret_cast<const char*>(data.data()), data.size()) {}
+Value::Value(const DbDoc& doc) noexcept
+    : m_type(doc.isNull() ? VNULL : DOCUMENT), m_doc(doc.m_impl) {}
+Value::Value(std::vector<Value>&& items, array_tag)
+    : m_type(ARRAY), m_arr(std::make_shared<const std::vector<Value>>(std::move(items))) {}
+
+Value::Value(const Value&) = default;
+Value::Value(Value&&) noexcept = default;
+Value& Value::operator=(const Value&) = default;
+Value& Value::operator=(Value&&) noexcept = default;
+Value::~Value() = default;
+
+Value::operator std::int64_t() const {
+  switch (m_type) {
+  case INT64:
+    return m_num.i;
+  case UINT64:
+    if (m_num.u > static_cast<std::uint64_t>(INT64_MAX)) range_error(m_num.u, "int64_t");
+    return static_cast<std::int64_t>(m_num.u);
+  case BOOL:
+    return m_num.b ? 1 : 0;
+  default:
+    type_error(m_type, "int64_t");
+  }
+}
+
+Value::operator std::uint64_t() const {
+  switch (m_type) {
+  case UINT64:
+    return m_num.u;
+  case INT64:
+    if (m_num.i < 0) range_error(m_num.i, "uint64_t");
+    return static_cast<std::uint64_t>(m_num.i);
+  case BOOL:
+    return m_num.b ? 1 : 0;
+  default:
+    type_error(m_type, "uint64_t");
+  }
+}
+
+Value::operator int() const {
+  if (m_type == UINT64) {
+    if (m_num.u > static_cast<std::uint64_t>(INT_MAX)) range_error(m_num.u, "int");
+    return static_cast<int>(m_num.u);
+  }
+  if (m_type != INT64 && m_type != BOOL) type_error(m_type, "int");
+  const std::int64_t i = static_cast<std::int64_t>(*this);
+  if (i < INT_MIN || i > INT_MAX) range_error(i, "int");
+  return static_cast<int>(i);
+}
+
+Value::operator unsigned() const {
+  if (m_type != UINT64 && m_type != INT64 && m_type != BOOL) type_error(m_type, "unsigned");
+  if (m_type == INT64 && m_num.i < 0) range_error(m_num.i, "unsigned");
+  const std::uint64_t u = static_cast<std::uint64_t>(*this);
+  if (u > UINT_MAX) range_error(u, "unsigned");
+  return static_cast<unsigned>(u);
+}
+
+Value::operator double() const {
+  switch (m_type) {
+  case DOUBLE:
+    return m_num.d;
+  case FLOAT:
+    return m_num.f;
+  case INT64:
+    if (!exact_in<double>(m_num.i)) usage_error(std::to_string(m_num.i) + " has no exact double");
+    return static_cast<double>(m_num.i);
+  case UINT64:
+    if (!exact_in<double>(m_num.u)) usage_error(std::to_string(m_num.u) + " has no exact double");
+    return static_cast<double>(m_num.u);
+  default:
+    type_error(m_type, "double");
+  }
+}
+
+Value::operator float() const {
+  switch (m_type) {
+  case FLOAT:
+    return m_num.f;
+  case DOUBLE:
+    if (std::isfinite(m_num.d) && std::fabs(m_num.d) > FLT_MAX) {
+      usage_error(detail::format_double(m_num.d) + " does not fit in float");
+    }
+    return static_cast<float>(m_num.d);
+  case INT64:
+    if (!exact_in<float>(m_num.i)) usage_error(std::to_string(m_num.i) + " has no exact float");
+    return static_cast<float>(m_num.i);
+  case UINT64:
+    if (!exact_in<float>(m_num.u)) usage_error(std::to_string(m_num.u) + " has no exact float");
+    return static_cast<float>(m_num.u);
+  default:
+    type_error(m_type, "float");
+  }
+}
+
+Value::operator bool() const {
+  switch (m_type) {
+  case BOOL:
+    return m_num.b;
+  case INT64:
+    return m_num.i != 0;
+  case UINT64:
+    return m_num.u != 0;
+  default:
+    type_error(m_type, "bool");
+  }
+}
+
+Value::operator std::string() const {
+  if (m_type != STRING && m_type != RAW) type_error(m_type, "std::string");
+  return m_str;
+}
+
+Value::operator bytes() const {
+  return getRawBytes();
+}
+
+Value::operator DbDoc() const {
+  if (m_type == VNULL) return DbDoc();
+  if (m_type != DOCUMENT) type_error(m_type, "DbDoc");
+  return DbDoc(m_doc);
+}
+
+bytes Value::getRawBytes() const {
+  if (m_type != RAW && m_type != STRING) type_error(m_type, "bytes");
+  const auto* data = reinterpret_cast<const byte*>(m_str.data());
+  return bytes(data, m_str.size());
+}
+
+bool Value::hasField(const Field& name) const {
+  if (m_type != DOCUMENT) type_error(m_type, "a document");
+  return m_doc->find(name) != nullptr;
+}
+
+const Value& Value::operator[](const Field& name) const {
+  if (m_type != DOCUMENT) type_error(m_type, "a document");
+  return DbDoc(m_doc)[name];
+}
+
+const Value& Value::operator[](const char* name) const {
+  return (*this)[Field(name ? name : "")];
+}
+
+Value::const_iterator Value::begin() const {
+  if (m_type != ARRAY) type_error(m_type, "an array");
+  return m_arr->cbegin();
+}
+
+Value::const_iterator Value::end() const {
+  if (m_type != ARRAY) type_error(m_type, "an array");
+  return m_arr->cend();
+}
+
+std::size_t Value::elementCount() const {
+  if (m_type != ARRAY) type_error(m_type, "an array");
+  return m_arr->size();
+}
+
+const Value& Value::operator[](std::size_t pos) const {
+  if (m_type != ARRAY) type_error(m_type, "an array");
+  if (pos >= m_arr->size()) {
+    usage_error("index " + std::to_string(pos) + " is out of range for an array of " +
+                std::to_string(m_arr->size()) + " elements");
+  }
+  return (*m_arr)[pos];
+}
+
+const Value& Value::operator[](unsigned pos) const {
+  return (*this)[std::size_t{pos}];
+}
+
+const Value& Value::operator[](int pos) const {
+  if (pos < 0) usage_error("negative array index " + std::to_string(pos));
+  return (*this)[static_cast<std::size_t>(pos)];
+}
+
+void Value::print(std::ostream& out) const {
+  // A string (or raw bytes) on its own prints as its text, so that
+  // `std::cout << row[0]` shows a name, not a JSON literal.
+  if (m_type == STRING || m_type == RAW) {
+    out << m_str;
+    return;
+  }
+  std::string text;
+  detail::append_json(text, *this);
+  out << text;
+}
+
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,62 @@
+// The type-erased core of variadic entry points.
+//
+// add(a, b, c), add(container), add(first, last), fields("a", "b"),
+// values(1, "x"), rows(r1, r2), bind(v1, v2): each is a tiny template that
+// turns its arguments into a std::vector of one item type and hands it to a
+// non-template member compiled into the library. An argument is
+//   - an item if it converts to the item type (a string, a DbDoc, a Value...),
+//   - otherwise a container whose elements are items, expanded in order;
+// and exactly two arguments of the same iterator type are a range.
+#pragma once
+
+#include <iterator>
+#include <mysqlx/detail/export.h>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+template <typename T, typename Item, typename = void> struct is_item_range : std::false_type {};
+template <typename T, typename Item>
+struct is_item_range<T, Item,
+                     std::void_t<decltype(std::declval<const T&>().begin()),
+                                 decltype(std::declval<const T&>().end())>>
+    : std::bool_constant<!std::is_convertible_v<const T&, Item>> {};
+
+template <typename T, typename Item, typename = void> struct is_item_iterator : std::false_type {};
+template <typename T, typename Item>
+struct is_item_iterator<T, Item, std::void_t<typename std::iterator_traits<T>::iterator_category>>
+    : std::bool_constant<!std::is_convertible_v<const T&, Item>> {};
+
+template <typename Item, typename... A> struct is_iterator_pair : std::false_type {};
+template <typename Item, typename It>
+struct is_iterator_pair<Item, It, It> : is_item_iterator<It, Item> {};
+
+template <typename Item, typename T> void append_item(std::vector<Item>& out, const T& arg) {
+  if constexpr (is_item_range<T, Item>::value) {
+    for (const auto& element : arg) out.emplace_back(element);
+  } else {
+    out.emplace_back(arg);
+  }
+}
+
+template <typename Item, typename It> void append_range(std::vector<Item>& out, It first, It last) {
+  for (; first != last; ++first) out.emplace_back(*first);
+}
+
+/// The arguments of a variadic entry point as one list of items.
+template <typename Item, typename... A> std::vector<Item> collect(const A&... args) {
+  std::vector<Item> out;
+  if constexpr (is_iterator_pair<Item, A...>::value) {
+    append_range<Item>(out, args...);
+  } else {
+    out.reserve(sizeof...(A));
+    (append_item<Item>(out, args), ...);
+  }
+  return out;
+}
+
+} // namespace detail
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,108 @@
+// mysqlx::Error: the one exception type of the X DevAPI, and its three kinds.
+//
+// Every error the connector throws is a mysqlx::Error (a std::runtime_error,
+// as in Connector/C++ 8). Unlike the official class it carries the error code
+// and the SQLSTATE, and says where the error came from:
+//
+//   try { coll.add(doc).execute(); }
+//   catch (const mysqlx::ServerError& e) { if (e.code() == 5116) ...duplicate _id... }
+//   catch (const mysqlx::ConnectionError&) { ...reconnect, then retry... }
+//   catch (const mysqlx::Error& e) { std::cerr << e.code() << ' ' << e.what(); }
+//
+// Messages never contain a password. Server messages are passed on verbatim
+// and may quote user data (a duplicate key value, for example).
+#pragma once
+
+#include <cstdint>
+#include <mysqlx/detail/export.h>
+#include <stdexcept>
+#include <string>
+
+MYSQLX_NAMESPACE_BEGIN
+
+class MYSQLX_EXPORT Error : public std::runtime_error {
+public:
+  /// Where an error came from; callers branch on this, never on message text.
+  enum class Kind : std::uint8_t {
+    CLIENT,     ///< detected by the connector: bad argument, bad option, bad value
+    SERVER,     ///< reported by the server (code is the server error number)
+    CONNECTION, ///< the connection failed or broke; the session is unusable
+  };
+
+  /// A client error with code 0 and SQLSTATE HY000 (for user code that
+  /// throws mysqlx::Error itself, as the official class allows).
+  explicit Error(const std::string& message);
+  explicit Error(const char* message);
+  /// `sql_state` longer than 5 characters is cut to 5.
+  Error(Kind kind, std::uint32_t code, const std::string& sql_state, const std::string& message,
+        bool fatal = false);
+
+  /// The server error number (e.g. 5116 for a duplicate `_id`), or the
+  /// client error code (2000-2999 as in libmysqlclient, 4000+ our own).
+  std::uint32_t code() const noexcept { return m_code; }
+  /// The five-character SQLSTATE ("HY000" when none applies).
+  std::string sqlState() const { return std::string(m_sql_state); }
+  Kind kind() const noexcept { return m_kind; }
+  bool isServerError() const noexcept { return m_kind == Kind::SERVER; }
+  bool isClientError() const noexcept { return m_kind == Kind::CLIENT; }
+  bool isConnectionError() const noexcept { return m_kind == Kind::CONNECTION; }
+  /// True when the session cannot continue after this error (a broken
+  /// connection, or a server error of severity FATAL).
+  bool isFatal() const noexcept { return m_fatal; }
+
+private:
+  std::uint32_t m_code = 0;
+  char m_sql_state[6] = "HY000"; // fixed size: copying an Error never allocates
+  Kind m_kind = Kind::CLIENT;
+  bool m_fatal = false;
+};
+
+/// An error reported by the server. Retrying can help only for transient
+/// codes (deadlock 1213, lock wait timeout 1205); the code tells.
+class MYSQLX_EXPORT ServerError : public Error {
+public:
+  ServerError(std::uint32_t code, const std::string& sql_state, const std::string& message,
+              bool fatal = false);
+};
+
+/// A connection failure: connect, TLS, a lost or broken connection. The
+/// session is unusable; retrying with a new session may help.
+class MYSQLX_EXPORT ConnectionError : public Error {
+public:
+  ConnectionError(std::uint32_t code, const std::string& message,
+                  const std::string& sql_state = "HY000");
+};
+
+/// An error detected by the connector before or without the server: a bad
+/// option, document, value conversion or API use. Retrying will not help.
+class MYSQLX_EXPORT ClientError : public Error {
+public:
+  ClientError(std::uint32_t code, const std::string& message,
+              const std::string& sql_state = "HY000", bool fatal = false);
+};
+
+/// Prints `what()`, as `std::cout << err` does with Connector/C++ 8.
+MYSQLX_EXPORT std::ostream& operator<<(std::ostream& out, const Error& err);
+
+/// Codes of client and connection errors. Server errors carry the server's
+/// own numbers (e.g. 5116: duplicate `_id`; 1062: duplicate key).
+namespace errc {
+inline constexpr std::uint32_t UNKNOWN = 2000;           ///< CR_UNKNOWN_ERROR
+inline constexpr std::uint32_t CONNECTION_ERROR = 2002;  ///< CR_CONNECTION_ERROR (socket)
+inline constexpr std::uint32_t CONN_HOST_ERROR = 2003;   ///< CR_CONN_HOST_ERROR
+inline constexpr std::uint32_t UNKNOWN_HOST = 2005;      ///< CR_UNKNOWN_HOST
+inline constexpr std::uint32_t SERVER_GONE = 2006;       ///< CR_SERVER_GONE_ERROR
+inline constexpr std::uint32_t LOST_CONNECTION = 2013;   ///< CR_SERVER_LOST
+inline constexpr std::uint32_t SSL_CONNECTION = 2026;    ///< CR_SSL_CONNECTION_ERROR
+inline constexpr std::uint32_t MALFORMED_PACKET = 2027;  ///< CR_MALFORMED_PACKET
+inline constexpr std::uint32_t AUTH_PLUGIN = 2059;       ///< CR_AUTH_PLUGIN_CANNOT_LOAD
+inline constexpr std::uint32_t BAD_OPTION = 4001;        ///< a bad URI or option value
+inline constexpr std::uint32_t BAD_DOCUMENT = 4002;      ///< not a JSON object, invalid JSON
+inline constexpr std::uint32_t DOCID_UNSUPPORTED = 4003; ///< docid-mode=server, server can't
+inline constexpr std::uint32_t USAGE = 4004;             ///< API misuse, Value conversions
+inline constexpr std::uint32_t PARSE = 4005;             ///< expression or URI syntax
+inline constexpr std::uint32_t COMPRESSION = 4006;       ///< bad compressed payload
+inline constexpr std::uint32_t TIMEOUT = 4007;           ///< connect or read timeout
+} // namespace errc
+
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,48 @@
+// Schema: a database, and the collections and tables in it.
+#pragma once
+
+#include <memory>
+#include <mysqlx/collection.h>
+#include <mysqlx/detail/export.h>
+#include <mysqlx/detail/list.h>
+#include <mysqlx/table.h>
+#include <string>
+
+MYSQLX_NAMESPACE_BEGIN
+
+/// A schema of a session. Cheap to copy; copies refer to the same schema.
+/// Getting one costs no round trip unless `check` is true.
+class MYSQLX_EXPORT Schema {
+public:
+  Schema(const Schema&);
+  Schema(Schema&&) noexcept;
+  Schema& operator=(const Schema&);
+  Schema& operator=(Schema&&) noexcept;
+  ~Schema();
+
+  const std::string& getName() const noexcept;
+  bool existsInDatabase() const;
+
+  /// With `reuse`, an existing collection is returned instead of an error.
+  Collection createCollection(const std::string& name, bool reuse = false);
+  /// With `check`, throws if the collection does not exist.
+  Collection getCollection(const std::string& name, bool check = false);
+  void dropCollection(const std::string& name);
+  CollectionList getCollections();
+  detail::item_list<std::string> getCollectionNames();
+
+  Table getTable(const std::string& name, bool check = false);
+  TableList getTables();
+  detail::item_list<std::string> getTableNames();
+  /// A collection seen as a table with columns `doc` and `_id`.
+  Table getCollectionAsTable(const std::string& name, bool check = true);
+
+private:
+  explicit Schema(std::unique_ptr<detail::object_ref> ref) noexcept;
+  std::unique_ptr<detail::object_ref> m_ref;
+  friend struct detail::access;
+};
+
+using SchemaList = detail::item_list<Schema>;
+
+MYSQLX_NAMESPACE_END

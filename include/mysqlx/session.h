@@ -1,0 +1,128 @@
+// Session, Client (a thread-safe session pool), getSession() and getClient().
+//
+//   mysqlx::Session s("mysqlx://app@db:33060/shop");
+//   mysqlx::Session t(SessionOption::HOST, "db", SessionOption::USER, "app",
+//                     SessionOption::PWD, secret);
+//   mysqlx::Client pool = mysqlx::getClient("mysqlx://app@db", ClientOption::POOL_MAX_SIZE, 8);
+//   mysqlx::Session u = pool.getSession();
+//
+// Creating a session connects, negotiates TLS and authenticates, and learns
+// who generates document ids (see DocIdMode). A Session is for one thread at
+// a time; a Client may be shared by threads.
+#pragma once
+
+#include <memory>
+#include <mysqlx/detail/export.h>
+#include <mysqlx/detail/list.h>
+#include <mysqlx/schema.h>
+#include <mysqlx/settings.h>
+#include <mysqlx/sql.h>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+MYSQLX_NAMESPACE_BEGIN
+
+class Client;
+namespace detail {
+struct session_impl; // defined with the session layer
+struct client_impl;  // defined with the session layer
+} // namespace detail
+
+class MYSQLX_EXPORT Session {
+public:
+  explicit Session(const SessionSettings& settings);
+  /// A session from a pool; closing it returns the connection to the pool.
+  explicit Session(Client& client);
+  /// Anything SessionSettings accepts: a URI, an option list, host/port/user...
+  template <
+      typename T0, typename... T,
+      std::enable_if_t<std::is_constructible_v<SessionSettings, const T0&, const T&...>, int> = 0>
+  Session(const T0& first, const T&... rest) // NOLINT: implicit, as in Connector/C++
+      : Session(SessionSettings(first, rest...)) {}
+
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  /// Closes the session (see close()); never throws.
+  ~Session();
+
+  /// No round trip unless `check` is true (then throws if it does not exist).
+  Schema getSchema(const std::string& name, bool check = false);
+  SchemaList getSchemas();
+  /// With `reuse`, an existing schema is returned instead of an error.
+  Schema createSchema(const std::string& name, bool reuse = false);
+  void dropSchema(const std::string& name);
+  /// The schema named in the settings; throws if none was named.
+  Schema getDefaultSchema();
+  /// The schema named in the settings, or an empty string.
+  std::string getDefaultSchemaName();
+
+  SqlStatement sql(const std::string& query);
+
+  void startTransaction();
+  void commit();
+  void rollback();
+  /// Returns the savepoint's name (generated when not given).
+  std::string setSavepoint();
+  std::string setSavepoint(const std::string& name);
+  void releaseSavepoint(const std::string& name);
+  void rollbackTo(const std::string& name);
+
+  /// Who generates document ids on this session: SERVER or CLIENT, as
+  /// decided at session creation (never AUTO).
+  DocIdMode getDocIdMode() const;
+
+  /// Ends the session; later calls on it, its schemas, collections and
+  /// statements throw. Results already read stay readable. Never throws.
+  void close() noexcept;
+
+private:
+  // shared_ptr: Schema, Collection, Table, statements and results created
+  // from this session keep the connection state alive and may outlive this
+  // object (they fail cleanly once it is closed, instead of dangling).
+  std::shared_ptr<detail::session_impl> m_impl;
+  friend struct detail::access;
+};
+
+/// A pool of sessions, safe to share between threads.
+class MYSQLX_EXPORT Client {
+public:
+  explicit Client(const ClientSettings& settings);
+  template <
+      typename T0, typename... T,
+      std::enable_if_t<std::is_constructible_v<ClientSettings, const T0&, const T&...>, int> = 0>
+  Client(const T0& first, const T&... rest) // NOLINT: implicit, as in Connector/C++
+      : Client(ClientSettings(first, rest...)) {}
+
+  Client(Client&&) noexcept;
+  Client& operator=(Client&&) noexcept;
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+  /// Closes the pool (see close()); never throws.
+  ~Client();
+
+  /// A session from the pool: an idle one (reset first) or a new connection.
+  /// Waits up to POOL_QUEUE_TIMEOUT when POOL_MAX_SIZE sessions are in use.
+  Session getSession();
+  /// Closes idle sessions; sessions in use are closed when returned.
+  void close() noexcept;
+
+private:
+  // shared_ptr: sessions taken from the pool return their connection to it,
+  // so the pool state must live as long as its last session.
+  std::shared_ptr<detail::client_impl> m_impl;
+  friend struct detail::access;
+};
+
+/// `getSession("mysqlx://...")`, `getSession(SessionOption::HOST, "h", ...)`
+template <typename... T> Session getSession(const T&... options) {
+  return Session(SessionSettings(options...));
+}
+/// `getClient("mysqlx://...", ClientOption::POOL_MAX_SIZE, 8)`, `getClient(uri, json)`
+template <typename... T> Client getClient(const T&... options) {
+  return Client(ClientSettings(options...));
+}
+
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,251 @@
+// Session and client settings: what to connect to and how.
+//
+//   SessionSettings a("mysqlx://app@db:33060/shop?ssl-mode=verify_ca&ssl-ca=/etc/ca.pem");
+//   SessionSettings b(SessionOption::HOST, "db", SessionOption::PORT, 33060,
+//                     SessionOption::USER, "app", SessionOption::PWD, secret,
+//                     SessionOption::SSL_MODE, SSLMode::REQUIRED,
+//                     SessionOption::DOCID_MODE, DocIdMode::CLIENT);
+//   ClientSettings c("mysqlx://app@db", ClientOption::POOL_MAX_SIZE, 10,
+//                    ClientOption::POOL_QUEUE_TIMEOUT, std::chrono::seconds(5));
+//
+// Options are checked as they are set: an unknown option, a value of the
+// wrong type or an inconsistent combination throws mysqlx::Error
+// (errc::BAD_OPTION, or errc::PARSE for a malformed connection string), and
+// the settings keep their previous state. No message quotes the password.
+//
+// HOST, PORT, SOCKET and PRIORITY may repeat: each HOST or SOCKET starts a new
+// entry of the fail-over list, and PORT and PRIORITY apply to the entry before
+// them. Any other option given again replaces its earlier value. With no HOST
+// or SOCKET at all, the host is localhost.
+//
+// The option/value lists are kept for compatibility with Connector/C++ 8; the
+// template part only turns each value into a Value, and everything else is
+// done once, in the library.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mysqlx/detail/export.h>
+#include <mysqlx/value.h>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+MYSQLX_NAMESPACE_BEGIN
+
+/// Session options. URI .. COMPRESSION keep Connector/C++ 8's numbers.
+struct SessionOption {
+  enum Enum {
+    URI = 1,                ///< a connection string; sets everything it names
+    HOST,                   ///< host name, IPv4 or IPv6 address; starts a new fail-over entry
+    PORT,                   ///< port of the HOST before it (default 33060)
+    PRIORITY,               ///< 0..100, for the HOST/SOCKET before it; all or none
+    USER,                   ///< user name
+    PWD,                    ///< password; never appears in an error message
+    DB,                     ///< default schema
+    SSL_MODE,               ///< SSLMode (default REQUIRED)
+    SSL_CA,                 ///< CA file; implies SSLMode::VERIFY_CA if SSL_MODE is not set
+    AUTH,                   ///< AuthMethod
+    SOCKET,                 ///< Unix socket path; starts a new fail-over entry
+    CONNECT_TIMEOUT,        ///< milliseconds or a std::chrono duration; 0 waits forever
+    CONNECTION_ATTRIBUTES,  ///< true/false, a DbDoc or JSON object of string values
+    TLS_VERSIONS,           ///< "TLSv1.2,TLSv1.3" or a container of names
+    TLS_CIPHERSUITES,       ///< comma-separated names or a container of names
+    DNS_SRV,                ///< bool: HOST is a DNS SRV name
+    COMPRESSION,            ///< CompressionMode (default PREFERRED)
+    COMPRESSION_ALGORITHMS, ///< "zstd_stream,lz4_message,deflate_stream" or a container
+    SSL_CAPATH,             ///< directory of CA certificates
+    SSL_CRL,                ///< certificate revocation list file
+    SSL_CRLPATH,            ///< directory of revocation lists
+    DOCID_MODE,             ///< ours: DocIdMode, who generates document ids
+    MAX_MESSAGE_SIZE,       ///< ours: largest X Protocol message accepted, in bytes
+    LAST
+  };
+};
+
+/// Client (pool) options, accepted together with SessionOption values.
+struct ClientOption {
+  enum Enum {
+    POOLING = -1,            ///< bool (default true)
+    POOL_MAX_SIZE = -2,      ///< sessions in the pool, > 0 (default 25)
+    POOL_QUEUE_TIMEOUT = -3, ///< ms or a duration to wait for a free session; 0: forever
+    POOL_MAX_IDLE_TIME = -4, ///< ms or a duration before an idle session is closed; 0: never
+  };
+};
+
+enum class SSLMode { DISABLED = 1, REQUIRED, VERIFY_CA, VERIFY_IDENTITY };
+/// EXTERNAL is accepted by the type for compatibility and refused as a value.
+enum class AuthMethod { PLAIN = 1, MYSQL41, EXTERNAL, SHA256_MEMORY };
+enum class CompressionMode { DISABLED = 1, PREFERRED, REQUIRED };
+/// Who generates the `_id` of documents added without one. AUTO: the server
+/// when it can (MySQL 8.0), else the connector; SERVER: fail at session
+/// creation if the server cannot; CLIENT: always the connector.
+enum class DocIdMode { AUTO, SERVER, CLIENT };
+
+/// Names as used in connection strings ("verify_ca", "sha256_memory", ...).
+MYSQLX_EXPORT const char* optionValueName(SSLMode mode) noexcept;
+MYSQLX_EXPORT const char* optionValueName(AuthMethod method) noexcept;
+MYSQLX_EXPORT const char* optionValueName(CompressionMode mode) noexcept;
+MYSQLX_EXPORT const char* optionValueName(DocIdMode mode) noexcept;
+/// Reads "auto", "server" or "client" (any case); throws on anything else.
+MYSQLX_EXPORT DocIdMode parseDocIdMode(const std::string& text);
+/// "HOST", "POOL_MAX_SIZE", ...; an empty string for an unknown number.
+MYSQLX_EXPORT std::string SessionOptionName(SessionOption::Enum opt);
+MYSQLX_EXPORT std::string ClientOptionName(ClientOption::Enum opt);
+
+/// The pool options of a ClientSettings, with their defaults.
+struct PoolOptions {
+  bool enabled = true;
+  std::size_t max_size = 25;                  ///< never 0
+  std::chrono::milliseconds queue_timeout{0}; ///< 0: wait forever for a free session
+  std::chrono::milliseconds max_idle_time{0}; ///< 0: idle sessions never expire
+};
+
+namespace detail {
+
+struct settings_impl; // devapi/settings_impl.h
+using option_list = std::vector<std::pair<int, Value>>;
+
+template <typename T, typename = void> struct is_duration : std::false_type {};
+template <typename R, typename P>
+struct is_duration<std::chrono::duration<R, P>> : std::true_type {};
+template <typename T, typename = void> struct is_string_range : std::false_type {};
+template <typename T>
+struct is_string_range<T, std::void_t<decltype(std::declval<const T&>().begin()),
+                                      decltype(std::declval<const T&>().end())>>
+    : std::bool_constant<!std::is_convertible_v<const T&, Value>> {};
+
+template <typename T> Value option_value(const T& v) {
+  if constexpr (is_duration<T>::value) {
+    return Value(std::chrono::duration_cast<std::chrono::milliseconds>(v).count());
+  } else if constexpr (std::is_enum_v<T>) {
+    return Value(optionValueName(v));
+  } else if constexpr (is_string_range<T>::value) {
+    return Value(v.begin(), v.end());
+  } else {
+    return Value(v);
+  }
+}
+
+inline void collect_options(option_list&) {}
+template <typename Opt, typename V, typename... Rest>
+void collect_options(option_list& out, Opt opt, const V& value, const Rest&... rest) {
+  static_assert(std::is_same_v<Opt, SessionOption::Enum> || std::is_same_v<Opt, ClientOption::Enum>,
+                "options come in pairs: SessionOption::X (or ClientOption::X), value, ...");
+  out.emplace_back(static_cast<int>(opt), option_value(value));
+  collect_options(out, rest...);
+}
+template <typename... Args> option_list make_options(const Args&... args) {
+  static_assert(sizeof...(Args) % 2 == 0, "options come in pairs: OPTION, value, ...");
+  option_list out;
+  out.reserve(sizeof...(Args) / 2);
+  collect_options(out, args...);
+  return out;
+}
+
+} // namespace detail
+
+class MYSQLX_EXPORT SessionSettings {
+public:
+  SessionSettings();
+  /// From a connection string:
+  /// `[mysqlx://][user[:password]@]host[:port][/schema][?option=value&...]`,
+  /// or a host list `[h1:p1,(address=h2,priority=90)]`, or `mysqlx+srv://`.
+  SessionSettings(const std::string& uri); // NOLINT: implicit, as in Connector/C++
+  SessionSettings(const char* uri);        // NOLINT
+  SessionSettings(const std::string& host, unsigned port, const std::string& user,
+                  const char* pwd = nullptr, const std::string& db = {});
+  SessionSettings(const std::string& host, unsigned port, const std::string& user,
+                  const std::string& pwd, const std::string& db = {});
+  SessionSettings(const std::string& host, const std::string& user, const char* pwd = nullptr,
+                  const std::string& db = {});
+  SessionSettings(const std::string& host, const std::string& user, const std::string& pwd,
+                  const std::string& db = {});
+  SessionSettings(unsigned port, const std::string& user, const char* pwd = nullptr,
+                  const std::string& db = {});
+  SessionSettings(unsigned port, const std::string& user, const std::string& pwd,
+                  const std::string& db = {});
+  template <typename... R>
+  SessionSettings(SessionOption::Enum opt, const R&... rest)
+      : SessionSettings(detail::make_options(opt, rest...)) {}
+
+  SessionSettings(const SessionSettings&);
+  SessionSettings(SessionSettings&&) noexcept;
+  SessionSettings& operator=(const SessionSettings&);
+  SessionSettings& operator=(SessionSettings&&) noexcept;
+  ~SessionSettings();
+
+  /// Adds options; on an error nothing changes.
+  template <typename... R> void set(SessionOption::Enum opt, const R&... rest) {
+    do_set(detail::make_options(opt, rest...));
+  }
+  /// The value of an option (the last one for HOST, PORT, ...); null if unset.
+  Value find(SessionOption::Enum opt) const;
+  bool has_option(SessionOption::Enum opt) const;
+  void erase(SessionOption::Enum opt);
+  void clear();
+
+private:
+  explicit SessionSettings(detail::option_list&& options);
+  void do_set(detail::option_list&& options);
+  std::unique_ptr<detail::settings_impl> m_impl;
+  friend struct detail::access;
+};
+
+class MYSQLX_EXPORT ClientSettings {
+public:
+  ClientSettings();
+  ClientSettings(const std::string& uri); // NOLINT: implicit, as in Connector/C++
+  ClientSettings(const char* uri);        // NOLINT
+  /// Session options from the URI, client options from `options`.
+  ClientSettings(const std::string& uri, const ClientSettings& options);
+  /// Client options as JSON: `{"pooling": {"enabled": true, "maxSize": 25,
+  /// "queueTimeout": 1000, "maxIdleTime": 5000}}` (times in milliseconds).
+  ClientSettings(const std::string& uri, const DbDoc& options);
+  ClientSettings(const std::string& uri, const char* json_options);
+  template <typename... R>
+  ClientSettings(const std::string& uri, ClientOption::Enum opt, const R&... rest)
+      : ClientSettings(uri) {
+    set(opt, rest...);
+  }
+  template <typename... R>
+  ClientSettings(ClientOption::Enum opt, const R&... rest)
+      : ClientSettings(detail::make_options(opt, rest...)) {}
+  template <typename... R>
+  ClientSettings(SessionOption::Enum opt, const R&... rest)
+      : ClientSettings(detail::make_options(opt, rest...)) {}
+
+  ClientSettings(const ClientSettings&);
+  ClientSettings(ClientSettings&&) noexcept;
+  ClientSettings& operator=(const ClientSettings&);
+  ClientSettings& operator=(ClientSettings&&) noexcept;
+  ~ClientSettings();
+
+  /// Adds client and session options, in any mix; on an error nothing changes.
+  template <typename Opt, typename... R> void set(Opt opt, const R&... rest) {
+    do_set(detail::make_options(opt, rest...));
+  }
+  Value find(ClientOption::Enum opt) const;
+  Value find(SessionOption::Enum opt) const;
+  bool has_option(ClientOption::Enum opt) const;
+  bool has_option(SessionOption::Enum opt) const;
+  void erase(ClientOption::Enum opt);
+  void erase(SessionOption::Enum opt);
+  void clear();
+
+  /// The pool options, defaults filled in.
+  PoolOptions poolOptions() const;
+  /// The session options alone.
+  SessionSettings sessionSettings() const;
+
+private:
+  explicit ClientSettings(detail::option_list&& options);
+  void do_set(detail::option_list&& options);
+  std::unique_ptr<detail::settings_impl> m_impl;
+  friend struct detail::access;
+};
+
+MYSQLX_NAMESPACE_END

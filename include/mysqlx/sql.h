@@ -1,0 +1,30 @@
+// SqlStatement: plain SQL with `?` placeholders.
+//
+//   SqlResult r = sess.sql("SELECT name FROM t WHERE id > ? AND kind = ?").bind(10, "a").execute();
+#pragma once
+
+#include <mysqlx/detail/args.h>
+#include <mysqlx/detail/export.h>
+#include <mysqlx/detail/statement.h>
+#include <mysqlx/result.h>
+#include <mysqlx/value.h>
+#include <vector>
+
+MYSQLX_NAMESPACE_BEGIN
+
+class MYSQLX_EXPORT SqlStatement : public detail::statement_base {
+public:
+  /// Values for the next placeholders, in order: values, containers of
+  /// values, or an iterator range. bind() may be called several times.
+  template <typename... V> SqlStatement& bind(const V&... values) {
+    return add_params(detail::collect<Value>(values...));
+  }
+  SqlResult execute();
+
+private:
+  using statement_base::statement_base;
+  SqlStatement& add_params(std::vector<Value>&& values);
+  friend struct detail::access;
+};
+
+MYSQLX_NAMESPACE_END
