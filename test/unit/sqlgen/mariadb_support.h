@@ -1,13 +1,10 @@
-// Runs generated SQL on a real MariaDB, for mariadb_test.cc. Those tests are
-// registered only when MYSQLX_TEST_MARIADB_SOCKET names a server's Unix socket
-// (user MYSQLX_TEST_MARIADB_USER, default root; password
-// MYSQLX_TEST_MARIADB_PASSWORD, default none). Without it they do not exist,
-// so they can't be counted as passed. They work in schema `sqlgen_test`,
-// which they drop first and last.
+// Runs generated SQL on a real MariaDB, for on_mariadb.cc: the server's Unix
+// socket is MYSQLX_TEST_MARIADB_SOCKET (user MYSQLX_TEST_MARIADB_USER, default
+// root; password MYSQLX_TEST_MARIADB_PASSWORD, default none). The tests work
+// in schema `sqlgen_test`, which they drop first and last.
 #pragma once
 
 #include <cstdlib>
-#include <functional>
 #include <gtest/gtest.h>
 #include <memory>
 #include <mysql.h>
@@ -81,24 +78,21 @@ private:
   MYSQL* m_conn;
 };
 
-// Registers body as test SqlgenMariadb.<name> if a server is configured.
-inline bool register_mariadb_test(const char* name, std::function<void(mariadb&)> body) {
-  if (!std::getenv("MYSQLX_TEST_MARIADB_SOCKET")) return false;
-  struct test : testing::Test {
-    explicit test(std::function<void(mariadb&)> b) : m_body(std::move(b)) {}
-    void TestBody() override {
-      std::string why;
-      auto db = mariadb::connect(&why);
-      ASSERT_TRUE(db) << "cannot connect to MariaDB: " << why;
-      m_body(*db);
-    }
-    std::function<void(mariadb&)> m_body;
-  };
-  testing::RegisterTest("SqlgenMariadb", name, nullptr, nullptr, __FILE__, __LINE__,
-                        [body = std::move(body)]() -> testing::Test* {
-                          return std::make_unique<test>(body).release(); // gtest owns it
-                        });
-  return true;
-}
+// Connects in SetUp; a missing or unreachable server fails the test (the
+// ctest entries exist only when a server was configured, see CMakeLists.txt).
+class SqlgenMariadb : public testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_NE(std::getenv("MYSQLX_TEST_MARIADB_SOCKET"), nullptr)
+        << "set MYSQLX_TEST_MARIADB_SOCKET to a MariaDB server's Unix socket";
+    std::string why;
+    m_db = mariadb::connect(&why);
+    ASSERT_TRUE(m_db) << "cannot connect to MariaDB: " << why;
+  }
+  mariadb& db() { return *m_db; }
+
+private:
+  std::unique_ptr<mariadb> m_db;
+};
 
 } // namespace sqlgen_test

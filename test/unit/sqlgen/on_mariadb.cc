@@ -1,6 +1,7 @@
 // The generated SQL on a real MariaDB gives the results MySQL's X Plugin
 // gives: which documents match, in which order, and what updates produce.
-// Registered only when MYSQLX_TEST_MARIADB_SOCKET is set (mariadb_support.h).
+// Built as sqlgen_on_mariadb; ctest runs it only when MYSQLX_TEST_MARIADB_SOCKET
+// was set at configure time (CMakeLists.txt).
 #include "test/unit/sqlgen/expect.h"
 #include "test/unit/sqlgen/mariadb_support.h"
 
@@ -57,7 +58,8 @@ ids sorted(ids v) {
   return v;
 }
 
-[[maybe_unused]] const bool criteria = register_mariadb_test("Criteria", [](mariadb& db) {
+TEST_F(SqlgenMariadb, Criteria) {
+  mariadb& db = this->db();
   load(db);
   struct c {
     const char* name;
@@ -109,9 +111,10 @@ ids sorted(ids v) {
     for (const auto& a : k.args) *f.add_args() = a;
     EXPECT_EQ(sorted(run_find(db, f)), k.want);
   }
-});
+}
 
-[[maybe_unused]] const bool order = register_mariadb_test("OrderAndLimit", [](mariadb& db) {
+TEST_F(SqlgenMariadb, OrderAndLimit) {
+  mariadb& db = this->db();
   load(db);
   auto by = [](const char* f, bool desc) {
     auto find = find_in_c();
@@ -135,39 +138,39 @@ ids sorted(ids v) {
   locked.set_locking(Mysqlx::Crud::Find::SHARED_LOCK);
   locked.set_locking_options(Mysqlx::Crud::Find::NOWAIT);
   EXPECT_EQ(run_find(db, locked), (ids{"2", "1"}));
-});
+}
 
-[[maybe_unused]] const bool projection =
-    register_mariadb_test("ProjectionAndGrouping", [](mariadb& db) {
-      load(db);
-      auto f = find_in_c();
-      *f.mutable_criteria() = op("==", {field("_id"), str("1")});
-      auto* p = f.add_projection();
-      *p->mutable_source() = field("name");
-      p->set_alias("who");
-      p = f.add_projection();
-      *p->mutable_source() = field("tags");
-      p->set_alias("t");
-      auto sql = xserver::sqlgen::render_find(f);
-      ASSERT_TRUE(sql.ok());
-      EXPECT_EQ(db.query(sql.value()),
-                (std::vector<row>{{"{\"who\": \"Bob\", \"t\": [\"a\", \"b\"]}"}}));
+TEST_F(SqlgenMariadb, ProjectionAndGrouping) {
+  mariadb& db = this->db();
+  load(db);
+  auto f = find_in_c();
+  *f.mutable_criteria() = op("==", {field("_id"), str("1")});
+  auto* p = f.add_projection();
+  *p->mutable_source() = field("name");
+  p->set_alias("who");
+  p = f.add_projection();
+  *p->mutable_source() = field("tags");
+  p->set_alias("t");
+  auto sql = xserver::sqlgen::render_find(f);
+  ASSERT_TRUE(sql.ok());
+  EXPECT_EQ(db.query(sql.value()),
+            (std::vector<row>{{"{\"who\": \"Bob\", \"t\": [\"a\", \"b\"]}"}}));
 
-      auto g = find_in_c();
-      p = g.add_projection();
-      *p->mutable_source() = field("n");
-      p->set_alias("n");
-      p = g.add_projection();
-      *p->mutable_source() = fn("count", {op("*")});
-      p->set_alias("cnt");
-      *g.add_grouping() = field("n");
-      *g.mutable_grouping_criteria() = op(">", {fn("count", {op("*")}), num(1)});
-      *g.add_order()->mutable_expr() = fn("count", {op("*")});
-      sql = xserver::sqlgen::render_find(g);
-      ASSERT_TRUE(sql.ok());
-      EXPECT_EQ(db.query(sql.value()),
-                (std::vector<row>{{"{\"n\": 10, \"cnt\": 2}"}, {"{\"n\": null, \"cnt\": 3}"}}));
-    });
+  auto g = find_in_c();
+  p = g.add_projection();
+  *p->mutable_source() = field("n");
+  p->set_alias("n");
+  p = g.add_projection();
+  *p->mutable_source() = fn("count", {op("*")});
+  p->set_alias("cnt");
+  *g.add_grouping() = field("n");
+  *g.mutable_grouping_criteria() = op(">", {fn("count", {op("*")}), num(1)});
+  *g.add_order()->mutable_expr() = fn("count", {op("*")});
+  sql = xserver::sqlgen::render_find(g);
+  ASSERT_TRUE(sql.ok());
+  EXPECT_EQ(db.query(sql.value()),
+            (std::vector<row>{{"{\"n\": 10, \"cnt\": 2}"}, {"{\"n\": null, \"cnt\": 3}"}}));
+}
 
 // The document after one Update on a fresh copy of the data.
 std::string updated(mariadb& db, const Mysqlx::Crud::UpdateOperation& o, const char* id) {
@@ -197,7 +200,8 @@ Mysqlx::Crud::UpdateOperation update_op(Mysqlx::Crud::UpdateOperation::UpdateTyp
   return o;
 }
 
-[[maybe_unused]] const bool update = register_mariadb_test("Update", [](mariadb& db) {
+TEST_F(SqlgenMariadb, Update) {
+  mariadb& db = this->db();
   using U = Mysqlx::Crud::UpdateOperation;
   const std::string five = "{\"_id\":\"5\",\"name\":\"eve\"";
   EXPECT_EQ(updated(db, update_op(U::ITEM_SET, {member("age")}, num(21)), "5"),
@@ -224,34 +228,34 @@ Mysqlx::Crud::UpdateOperation update_op(Mysqlx::Crud::UpdateOperation::UpdateTyp
             "{\"_id\":\"5\",\"name\":[\"eve\",\"z\"]}");
   EXPECT_EQ(updated(db, update_op(U::ITEM_SET, {}, object({{"whole", num(1)}})), "5"),
             "{\"whole\":1,\"_id\":\"5\"}");
-});
+}
 
-[[maybe_unused]] const bool delete_insert =
-    register_mariadb_test("DeleteAndTableInsert", [](mariadb& db) {
-      load(db);
-      Mysqlx::Crud::Delete d;
-      *d.mutable_collection() = collection("c", "sqlgen_test");
-      *d.mutable_criteria() = op(">", {field("age"), num(18)});
-      auto sql = xserver::sqlgen::render_delete(d);
-      ASSERT_TRUE(sql.ok());
-      ASSERT_FALSE(db.exec(sql.value()));
-      EXPECT_EQ(db.query("SELECT _id FROM sqlgen_test.c ORDER BY _id"),
-                (std::vector<row>{{"2"}, {"5"}}));
+TEST_F(SqlgenMariadb, DeleteAndTableInsert) {
+  mariadb& db = this->db();
+  load(db);
+  Mysqlx::Crud::Delete d;
+  *d.mutable_collection() = collection("c", "sqlgen_test");
+  *d.mutable_criteria() = op(">", {field("age"), num(18)});
+  auto sql = xserver::sqlgen::render_delete(d);
+  ASSERT_TRUE(sql.ok());
+  ASSERT_FALSE(db.exec(sql.value()));
+  EXPECT_EQ(db.query("SELECT _id FROM sqlgen_test.c ORDER BY _id"),
+            (std::vector<row>{{"2"}, {"5"}}));
 
-      Mysqlx::Crud::Insert i;
-      *i.mutable_collection() = collection("t", "sqlgen_test");
-      i.set_data_model(Mysqlx::Crud::TABLE);
-      for (const char* c : {"a", "b", "j"}) i.add_projection()->set_name(c);
-      auto* r = i.add_row();
-      for (const auto& e : {num(1), str("it's"), object({{"k", array({num(1), lit(s_null())})}})})
-        *r->add_field() = e;
-      sql = xserver::sqlgen::render_insert_table(i);
-      ASSERT_TRUE(sql.ok());
-      ASSERT_FALSE(db.exec(sql.value()));
-      EXPECT_EQ(db.query("SELECT a, b, JSON_COMPACT(j) FROM sqlgen_test.t"),
-                (std::vector<row>{{"1", "it's", "{\"k\":[1,null]}"}}));
-      ASSERT_FALSE(db.exec("DROP SCHEMA sqlgen_test"));
-    });
+  Mysqlx::Crud::Insert i;
+  *i.mutable_collection() = collection("t", "sqlgen_test");
+  i.set_data_model(Mysqlx::Crud::TABLE);
+  for (const char* c : {"a", "b", "j"}) i.add_projection()->set_name(c);
+  auto* r = i.add_row();
+  for (const auto& e : {num(1), str("it's"), object({{"k", array({num(1), lit(s_null())})}})})
+    *r->add_field() = e;
+  sql = xserver::sqlgen::render_insert_table(i);
+  ASSERT_TRUE(sql.ok());
+  ASSERT_FALSE(db.exec(sql.value()));
+  EXPECT_EQ(db.query("SELECT a, b, JSON_COMPACT(j) FROM sqlgen_test.t"),
+            (std::vector<row>{{"1", "it's", "{\"k\":[1,null]}"}}));
+  ASSERT_FALSE(db.exec("DROP SCHEMA sqlgen_test"));
+}
 
 } // namespace
 } // namespace sqlgen_test
