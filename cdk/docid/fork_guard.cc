@@ -1,7 +1,6 @@
 #include "cdk/docid/fork_guard.h"
 
 #include <atomic>
-#include <new>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -11,13 +10,14 @@ namespace cdk::docid {
 namespace detail {
 std::atomic<std::uint64_t> g_fork_generation{1};
 // Points into a MADV_WIPEONFORK page: 1 in the process that set it, 0 in a child.
-std::atomic<std::atomic<std::uint32_t>*> g_alive{nullptr};
+std::atomic<std::uint32_t*> g_alive{nullptr};
 
 // A child that no atfork handler ran in (raw clone or fork system call).
 // Several threads may race here; only the one that flips the flag bumps.
 std::uint64_t on_wiped_page() noexcept {
   std::uint32_t expected = 0;
-  if (g_alive.load()->compare_exchange_strong(expected, 1, std::memory_order_acq_rel))
+  if (__atomic_compare_exchange_n(g_alive.load(), &expected, 1, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE))
     g_fork_generation.fetch_add(1, std::memory_order_acq_rel);
   return g_fork_generation.load(std::memory_order_acquire);
 }
@@ -28,10 +28,10 @@ namespace {
 void on_fork_child() noexcept {
   detail::g_fork_generation.fetch_add(1, std::memory_order_acq_rel);
   if (auto* alive = detail::g_alive.load(); alive != nullptr)
-    alive->store(1, std::memory_order_release);
+    __atomic_store_n(alive, 1, __ATOMIC_RELEASE);
 }
 
-std::atomic<std::uint32_t>* map_wipe_on_fork_page() noexcept {
+std::uint32_t* map_wipe_on_fork_page() noexcept {
 #ifdef MADV_WIPEONFORK
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   void* p = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -41,7 +41,9 @@ std::atomic<std::uint32_t>* map_wipe_on_fork_page() noexcept {
     return nullptr;
   }
   // The page holds this flag for the life of the process; never unmapped.
-  return ::new (p) std::atomic<std::uint32_t>(1);
+  auto* flag = static_cast<std::uint32_t*>(p);
+  __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+  return flag;
 #else
   return nullptr;
 #endif

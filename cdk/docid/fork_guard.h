@@ -17,7 +17,10 @@ namespace cdk::docid {
 
 namespace detail {
 extern std::atomic<std::uint64_t> g_fork_generation;
-extern std::atomic<std::atomic<std::uint32_t>*> g_alive; // null until installed, or unsupported
+// A word in a MADV_WIPEONFORK page, accessed with the __atomic builtins (the
+// kernel zeroes it behind the C++ object model's back). Null until installed,
+// or when unsupported.
+extern std::atomic<std::uint32_t*> g_alive;
 std::uint64_t on_wiped_page() noexcept;
 } // namespace detail
 
@@ -28,8 +31,8 @@ void install_fork_guard() noexcept;
 // Never 0. Changes in a child process; never changes otherwise. Inline: this
 // runs on every id.
 inline std::uint64_t fork_generation() noexcept {
-  const auto* alive = detail::g_alive.load(std::memory_order_relaxed);
-  if (alive != nullptr && alive->load(std::memory_order_relaxed) == 0)
+  const std::uint32_t* alive = detail::g_alive.load(std::memory_order_relaxed);
+  if (alive != nullptr && __atomic_load_n(alive, __ATOMIC_RELAXED) == 0)
     return detail::on_wiped_page();
   return detail::g_fork_generation.load(std::memory_order_relaxed);
 }
