@@ -147,6 +147,18 @@ const Value* last_value(const option_list& options, int opt) {
   return nullptr;
 }
 
+// The builder's messages are written for connection strings ("invalid
+// connection string: option 'ssl-mode': ..."). Here the options were set one
+// by one (a URI was checked when it was set), so say so instead.
+// TODO(parser): let connect_options_builder leave the prefix to parse_uri().
+cdk::error as_option_error(cdk::error err) {
+  static const std::string prefix = "invalid connection string: ";
+  if (err.message.compare(0, prefix.size(), prefix) == 0) {
+    err.message = "invalid session option: " + err.message.substr(prefix.size());
+  }
+  return err;
+}
+
 } // namespace
 
 cdk::result<cdk::connect_options> to_connect_options(const option_list& options) {
@@ -160,15 +172,15 @@ cdk::result<cdk::connect_options> to_connect_options(const option_list& options)
   if (!hosts) return std::move(hosts).err();
   cdk::connect_options_builder builder(password);
   if (auto st = builder.set_hosts(hosts.value(), srv && srv->get<bool>()); !st) {
-    return std::move(st).err();
+    return as_option_error(std::move(st).err());
   }
   for (const auto& [opt, v] : options) {
     if (uri_name(opt).empty()) continue;
     cdk::uri_option uo;
     if (auto st = to_uri_option(opt, v, uo); !st) return std::move(st).err();
-    if (auto st = builder.set_option(uo); !st) return std::move(st).err();
+    if (auto st = builder.set_option(uo); !st) return as_option_error(std::move(st).err());
   }
-  if (auto st = builder.finish(); !st) return std::move(st).err();
+  if (auto st = builder.finish(); !st) return as_option_error(std::move(st).err());
   cdk::connect_options out = builder.take();
   if (user) out.user = user->get<std::string>();
   out.password = password;

@@ -1,0 +1,20 @@
+# Fails if libmysqlx.so exports a symbol of an internal namespace or a
+# private dependency. Usage: cmake -DLIB=<path to libmysqlx.so> -P check_exports.cmake
+execute_process(COMMAND nm -D --defined-only -C ${LIB}
+                OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${LIB}")
+endif()
+string(REGEX MATCHALL "[^\n]*mysqlx::abi1::[^\n]*" public "${symbols}")
+list(LENGTH public public_count)
+if(public_count LESS 50)
+  message(FATAL_ERROR "only ${public_count} mysqlx::abi1 symbols exported: is MYSQLX_EXPORT applied?")
+endif()
+foreach(banned "cdk::" "google::protobuf" "rapidjson::" "Mysqlx::" " SSL_" " EVP_")
+  string(FIND "${symbols}" "${banned}" at)
+  if(NOT at EQUAL -1)
+    string(SUBSTRING "${symbols}" ${at} 200 context)
+    message(FATAL_ERROR "libmysqlx.so exports internal symbols (${banned}): ${context}")
+  endif()
+endforeach()
+message(STATUS "${public_count} public symbols, nothing internal exported")

@@ -1,0 +1,319 @@
+// SessionSettings / ClientSettings: option lists, URIs, checks, conversion to
+// cdk::connect_options, pool options, and passwords kept out of errors.
+#include "devapi/settings_impl.h"
+
+#include <chrono>
+#include <gtest/gtest.h>
+#include <mysqlx/error.h>
+#include <mysqlx/settings.h>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace mysqlx;
+using detail::connect_options_of;
+
+const char* const secret = "Sup3r-S3cret!";
+
+// `f` must throw a client mysqlx::Error whose message contains `fragment`
+// and never the password.
+template <typename F> void expect_option_error(F&& f, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one mentioning '" << fragment << "'";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(e.isClientError());
+    EXPECT_TRUE(e.code() == errc::BAD_OPTION || e.code() == errc::PARSE) << e.code();
+    EXPECT_NE(what.find(fragment), std::string::npos) << what;
+    EXPECT_EQ(what.find(secret), std::string::npos) << "password in: " << what;
+    EXPECT_EQ(what.find("S3cret"), std::string::npos) << "password in: " << what;
+  }
+}
+
+TEST(SessionSettings, OptionListBecomesConnectOptions) {
+  SessionSettings s(
+      SessionOption::HOST, "db.example", SessionOption::PORT, 13009, SessionOption::USER, "app",
+      SessionOption::PWD, secret, SessionOption::DB, "shop", SessionOption::SSL_MODE,
+      SSLMode::VERIFY_IDENTITY, SessionOption::SSL_CA, "/etc/ca.pem", SessionOption::TLS_VERSIONS,
+      std::vector<std::string>{"TLSv1.3"}, SessionOption::CONNECT_TIMEOUT, std::chrono::seconds(3),
+      SessionOption::DOCID_MODE, DocIdMode::CLIENT, SessionOption::MAX_MESSAGE_SIZE, 1 << 20,
+      SessionOption::AUTH, AuthMethod::SHA256_MEMORY, SessionOption::COMPRESSION,
+      CompressionMode::DISABLED);
+  const cdk::connect_options o = connect_options_of(s);
+  ASSERT_EQ(o.hosts.size(), 1u);
+  EXPECT_EQ(o.hosts[0].host, "db.example");
+  EXPECT_EQ(o.hosts[0].port, 13009);
+  EXPECT_EQ(o.user, "app");
+  EXPECT_EQ(o.password, secret);
+  EXPECT_EQ(o.schema, "shop");
+  EXPECT_EQ(o.tls.mode, cdk::ssl_mode::verify_identity);
+  EXPECT_EQ(o.tls.ca, "/etc/ca.pem");
+  EXPECT_EQ(o.tls.versions, std::vector<std::string>({"TLSv1.3"}));
+  EXPECT_EQ(o.connect_timeout, std::chrono::milliseconds(3000));
+  EXPECT_EQ(o.docids, cdk::docid_mode::client);
+  EXPECT_EQ(o.max_message_size, 1u << 20);
+  EXPECT_EQ(o.auth, cdk::auth_method::sha256_memory);
+  EXPECT_EQ(o.compression, cdk::compression_mode::disabled);
+}
+
+TEST(SessionSettings, DefaultsAreSecure) {
+  const cdk::connect_options o = connect_options_of(SessionSettings("host", "user"));
+  EXPECT_EQ(o.tls.mode, cdk::ssl_mode::required);
+  EXPECT_EQ(o.hosts[0].port, 33060);
+  EXPECT_EQ(o.docids, cdk::docid_mode::auto_select);
+}
+
+TEST(SessionSettings, ConvenienceConstructors) {
+  auto o = connect_options_of(SessionSettings("h", 1234, "u", "p", "db"));
+  EXPECT_EQ(o.hosts[0].host, "h");
+  EXPECT_EQ(o.hosts[0].port, 1234);
+  EXPECT_EQ(o.password, "p");
+  EXPECT_EQ(o.schema, "db");
+  o = connect_options_of(SessionSettings(13009, "root"));
+  EXPECT_EQ(o.hosts[0].host, "localhost");
+  EXPECT_EQ(o.hosts[0].port, 13009);
+  EXPECT_TRUE(o.password.empty());
+  o = connect_options_of(SessionSettings("h", "u", std::string("pw")));
+  EXPECT_EQ(o.hosts[0].port, 33060);
+  EXPECT_EQ(o.password, "pw");
+}
+
+TEST(SessionSettings, FromUri) {
+  SessionSettings s(std::string("mysqlx://app:") + secret +
+                    "@db:1234/shop?ssl-mode=disabled&docid-mode=server&connect-timeout=500");
+  EXPECT_EQ(s.find(SessionOption::HOST).get<std::string>(), "db");
+  EXPECT_EQ(static_cast<int>(s.find(SessionOption::PORT)), 1234);
+  EXPECT_EQ(s.find(SessionOption::PWD).get<std::string>(), secret);
+  EXPECT_EQ(s.find(SessionOption::DOCID_MODE).get<std::string>(), "server");
+  const auto o = connect_options_of(s);
+  EXPECT_EQ(o.user, "app");
+  EXPECT_EQ(o.schema, "shop");
+  EXPECT_EQ(o.tls.mode, cdk::ssl_mode::disabled);
+  EXPECT_EQ(o.docids, cdk::docid_mode::server);
+  EXPECT_EQ(o.connect_timeout, std::chrono::milliseconds(500));
+}
+
+TEST(SessionSettings, UriHostListsAndSrv) {
+  auto o = connect_options_of(
+      SessionSettings("mysqlx://u@[(address=a:1,priority=10),(address=b:2,priority=90)]"));
+  ASSERT_EQ(o.hosts.size(), 2u);
+  EXPECT_EQ(o.hosts[0].host, "b"); // highest priority first
+  EXPECT_EQ(o.hosts[1].port, 1);
+  o = connect_options_of(SessionSettings("mysqlx+srv://u@_mysqlx._tcp.example.com"));
+  EXPECT_TRUE(o.dns_srv);
+}
+
+TEST(SessionSettings, LaterOptionsOverrideTheUri) {
+  SessionSettings s("mysqlx://u@h/db?ssl-mode=disabled");
+  s.set(SessionOption::SSL_MODE, SSLMode::REQUIRED, SessionOption::DB, "other");
+  const auto o = connect_options_of(s);
+  EXPECT_EQ(o.tls.mode, cdk::ssl_mode::required);
+  EXPECT_EQ(o.schema, "other");
+  SessionSettings t(SessionOption::HOST, "x", SessionOption::URI, "mysqlx://u@y:5");
+  const auto p = connect_options_of(t);
+  ASSERT_EQ(p.hosts.size(), 1u); // the URI names the whole host list
+  EXPECT_EQ(p.hosts[0].host, "y");
+}
+
+TEST(SessionSettings, RepeatedHostsBuildAFailoverList) {
+  SessionSettings s(SessionOption::HOST, "a", SessionOption::PORT, 1, SessionOption::PRIORITY, 50,
+                    SessionOption::HOST, "b", SessionOption::PRIORITY, 100);
+  s.set(SessionOption::SOCKET, "/run/mysqld/mysqlx.sock", SessionOption::PRIORITY, 1);
+  const auto o = connect_options_of(s);
+  ASSERT_EQ(o.hosts.size(), 3u);
+  EXPECT_EQ(o.hosts[0].host, "b");
+  EXPECT_EQ(o.hosts[1].host, "a");
+  EXPECT_EQ(o.hosts[1].port, 1);
+  EXPECT_EQ(o.hosts[2].socket, "/run/mysqld/mysqlx.sock");
+}
+
+TEST(SessionSettings, PortAloneMeansLocalhost) {
+  const auto o =
+      connect_options_of(SessionSettings(SessionOption::PORT, 3306, SessionOption::USER, "u"));
+  ASSERT_EQ(o.hosts.size(), 1u);
+  EXPECT_EQ(o.hosts[0].host, "localhost");
+  EXPECT_EQ(o.hosts[0].port, 3306);
+}
+
+TEST(SessionSettings, HostListErrors) {
+  expect_option_error([] { SessionSettings s(SessionOption::PORT, 1, SessionOption::HOST, "h"); },
+                      "SessionOption::PORT must follow the HOST it applies to");
+  expect_option_error(
+      [] { SessionSettings s(SessionOption::SOCKET, "/s", SessionOption::PORT, 1); },
+      "PORT cannot apply to a SOCKET");
+  expect_option_error(
+      [] {
+        SessionSettings s(SessionOption::HOST, "h", SessionOption::PORT, 1, SessionOption::PORT, 2);
+      },
+      "PORT is given twice");
+  expect_option_error(
+      [] {
+        SessionSettings s(SessionOption::HOST, "a", SessionOption::PRIORITY, 1, SessionOption::HOST,
+                          "b");
+      },
+      "priority");
+}
+
+TEST(SessionSettings, TypeErrorsNameTheOptionNotTheValue) {
+  expect_option_error([] { SessionSettings s(SessionOption::PORT, "33060"); },
+                      "SessionOption::PORT: expected a port number 0..65535");
+  expect_option_error([] { SessionSettings s(SessionOption::PORT, 70000); }, "0..65535");
+  expect_option_error([] { SessionSettings s(SessionOption::HOST, ""); },
+                      "SessionOption::HOST: expected a non-empty string");
+  expect_option_error([] { SessionSettings s(SessionOption::DNS_SRV, "yes"); },
+                      "SessionOption::DNS_SRV: expected true or false");
+  expect_option_error([] { SessionSettings s(SessionOption::PWD, 12345); },
+                      "SessionOption::PWD: expected a string");
+  expect_option_error([] { SessionSettings s(SessionOption::PRIORITY, 101); }, "0..100");
+}
+
+TEST(SessionSettings, ValueErrorsComeFromTheSharedRules) {
+  expect_option_error([] { SessionSettings s(SessionOption::SSL_MODE, "sometimes"); },
+                      "invalid session option: option 'ssl-mode'");
+  expect_option_error([] { SessionSettings s(SessionOption::TLS_VERSIONS, "TLSv1.1"); }, "TLS");
+  expect_option_error([] { SessionSettings s(SessionOption::CONNECT_TIMEOUT, -1); },
+                      "connect-timeout");
+  expect_option_error([] { SessionSettings s(SessionOption::AUTH, AuthMethod::EXTERNAL); },
+                      "EXTERNAL authentication is not supported");
+  expect_option_error([] { SessionSettings s(SessionOption::MAX_MESSAGE_SIZE, 0); },
+                      "max-message-size");
+  expect_option_error(
+      [] {
+        SessionSettings s(SessionOption::SSL_MODE, SSLMode::DISABLED, SessionOption::SSL_CA, "/ca");
+      },
+      "requires ssl-mode=verify_ca or verify_identity");
+}
+
+TEST(SessionSettings, PasswordNeverAppearsInErrors) {
+  // The password given as the value of another option.
+  expect_option_error(
+      [] { SessionSettings s(SessionOption::PWD, secret, SessionOption::SSL_MODE, secret); },
+      "ssl-mode");
+  expect_option_error(
+      [] {
+        SessionSettings s(SessionOption::PWD, secret, SessionOption::TLS_VERSIONS,
+                          std::vector<std::string>{secret});
+      },
+      "tls-versions");
+  // A connection string with a bad port, a bad option, a stray character.
+  expect_option_error([] { SessionSettings s(std::string("mysqlx://u:") + secret + "@h:99999"); },
+                      "");
+  expect_option_error(
+      [] { SessionSettings s(std::string("mysqlx://u:") + secret + "@h/db?ssl-mode=" + secret); },
+      "ssl-mode");
+  expect_option_error([] { SessionSettings s(std::string("mysqlx://u:") + secret + "@h^/db"); },
+                      "");
+}
+
+TEST(SessionSettings, FailedSetLeavesTheSettingsUnchanged) {
+  SessionSettings s(SessionOption::HOST, "h", SessionOption::SSL_MODE, SSLMode::VERIFY_CA);
+  EXPECT_THROW(s.set(SessionOption::DB, "x", SessionOption::PORT, "bad"), Error);
+  EXPECT_FALSE(s.has_option(SessionOption::DB));
+  EXPECT_EQ(s.find(SessionOption::SSL_MODE).get<std::string>(), "verify_ca");
+}
+
+TEST(SessionSettings, FindHasEraseClear) {
+  SessionSettings s(SessionOption::HOST, "a", SessionOption::PORT, 1, SessionOption::HOST, "b",
+                    SessionOption::USER, "u");
+  EXPECT_EQ(s.find(SessionOption::HOST).get<std::string>(), "b"); // the last one
+  EXPECT_TRUE(s.find(SessionOption::DB).isNull());
+  EXPECT_TRUE(s.has_option(SessionOption::USER));
+  s.erase(SessionOption::HOST); // the whole host list goes
+  EXPECT_FALSE(s.has_option(SessionOption::PORT));
+  EXPECT_EQ(connect_options_of(s).hosts[0].host, "localhost");
+  s.clear();
+  EXPECT_FALSE(s.has_option(SessionOption::USER));
+  SessionSettings copy = s;
+  copy.set(SessionOption::USER, "v");
+  EXPECT_FALSE(s.has_option(SessionOption::USER));
+}
+
+TEST(SessionSettings, ConnectionAttributes) {
+  auto o = connect_options_of(SessionSettings(SessionOption::CONNECTION_ATTRIBUTES, false));
+  EXPECT_FALSE(o.send_connection_attributes);
+  o = connect_options_of(
+      SessionSettings(SessionOption::CONNECTION_ATTRIBUTES, DbDoc(R"({"app": "shop", "v": "2"})")));
+  ASSERT_EQ(o.connection_attributes.size(), 2u);
+  EXPECT_EQ(o.connection_attributes[0], (std::pair<std::string, std::string>("app", "shop")));
+  o = connect_options_of(SessionSettings(SessionOption::CONNECTION_ATTRIBUTES, R"({"k": "v"})"));
+  EXPECT_EQ(o.connection_attributes.at(0).second, "v");
+  o = connect_options_of(SessionSettings("mysqlx://u@h?connection-attributes=[a=1,b=2]"));
+  EXPECT_EQ(o.connection_attributes.size(), 2u);
+  expect_option_error(
+      [] { SessionSettings s(SessionOption::CONNECTION_ATTRIBUTES, DbDoc(R"({"n": 1})")); },
+      "attribute values must be strings");
+  expect_option_error(
+      [] { SessionSettings s(SessionOption::CONNECTION_ATTRIBUTES, DbDoc(R"({"_x": "1"})")); },
+      "reserved");
+}
+
+TEST(ClientSettings, PoolOptionsDefaultsAndOptionList) {
+  const PoolOptions d = ClientSettings("mysqlx://u@h").poolOptions();
+  EXPECT_TRUE(d.enabled);
+  EXPECT_EQ(d.max_size, 25u);
+  EXPECT_EQ(d.queue_timeout.count(), 0);
+  EXPECT_EQ(d.max_idle_time.count(), 0);
+  ClientSettings c("mysqlx://u@h", ClientOption::POOLING, false, ClientOption::POOL_MAX_SIZE, 7,
+                   ClientOption::POOL_QUEUE_TIMEOUT, std::chrono::seconds(2),
+                   ClientOption::POOL_MAX_IDLE_TIME, 1500);
+  const PoolOptions p = c.poolOptions();
+  EXPECT_FALSE(p.enabled);
+  EXPECT_EQ(p.max_size, 7u);
+  EXPECT_EQ(p.queue_timeout, std::chrono::milliseconds(2000));
+  EXPECT_EQ(p.max_idle_time, std::chrono::milliseconds(1500));
+  EXPECT_EQ(connect_options_of(c).hosts[0].host, "h");
+}
+
+TEST(ClientSettings, PoolOptionsFromJson) {
+  ClientSettings c(
+      "mysqlx://u@h",
+      R"({"pooling": {"enabled": true, "maxSize": 3, "queueTimeout": 10, "maxIdleTime": 20}})");
+  EXPECT_EQ(c.poolOptions().max_size, 3u);
+  EXPECT_EQ(c.poolOptions().max_idle_time, std::chrono::milliseconds(20));
+  ClientSettings d("mysqlx://u@h", DbDoc(R"({"pooling": {"maxSize": 4}})"));
+  EXPECT_EQ(d.poolOptions().max_size, 4u);
+  ClientSettings e("mysqlx://u@other", c);
+  EXPECT_EQ(e.poolOptions().max_size, 3u);
+  EXPECT_EQ(connect_options_of(e).hosts[0].host, "other");
+}
+
+TEST(ClientSettings, Errors) {
+  expect_option_error([] { ClientSettings c(ClientOption::POOL_MAX_SIZE, 0); },
+                      "ClientOption::POOL_MAX_SIZE: expected a whole number above 0");
+  expect_option_error([] { ClientSettings c(ClientOption::POOL_QUEUE_TIMEOUT, -5); },
+                      "ClientOption::POOL_QUEUE_TIMEOUT");
+  expect_option_error([] { ClientSettings c(ClientOption::POOLING, 1); }, "true or false");
+  expect_option_error([] { ClientSettings c("mysqlx://u@h", R"({"pool": {}})"); },
+                      "client option 'pool' is unknown");
+  expect_option_error([] { ClientSettings c("mysqlx://u@h", R"({"pooling": {"size": 1}})"); },
+                      "'pooling.size' is unknown");
+  expect_option_error([] { ClientSettings c("mysqlx://u@h", R"({"pooling": 5})"); },
+                      "must be an object");
+}
+
+TEST(ClientSettings, MixesSessionOptionsAndProjectsThem) {
+  ClientSettings c(ClientOption::POOL_MAX_SIZE, 2, SessionOption::HOST, "h", SessionOption::USER,
+                   "u");
+  c.set(SessionOption::DOCID_MODE, DocIdMode::SERVER, ClientOption::POOLING, true);
+  EXPECT_TRUE(c.has_option(ClientOption::POOLING));
+  EXPECT_EQ(c.find(SessionOption::USER).get<std::string>(), "u");
+  const SessionSettings s = c.sessionSettings();
+  EXPECT_EQ(s.find(SessionOption::HOST).get<std::string>(), "h");
+  EXPECT_EQ(connect_options_of(s).docids, cdk::docid_mode::server);
+}
+
+TEST(OptionNames, DocIdModeParsingAndNames) {
+  EXPECT_EQ(parseDocIdMode("Server"), DocIdMode::SERVER);
+  EXPECT_EQ(parseDocIdMode("client"), DocIdMode::CLIENT);
+  EXPECT_EQ(parseDocIdMode("AUTO"), DocIdMode::AUTO);
+  EXPECT_THROW(parseDocIdMode("sometimes"), Error);
+  EXPECT_STREQ(optionValueName(DocIdMode::CLIENT), "client");
+  EXPECT_STREQ(optionValueName(SSLMode::VERIFY_CA), "verify_ca");
+  EXPECT_EQ(SessionOptionName(SessionOption::MAX_MESSAGE_SIZE), "MAX_MESSAGE_SIZE");
+  EXPECT_EQ(SessionOptionName(SessionOption::URI), "URI");
+  EXPECT_EQ(ClientOptionName(ClientOption::POOL_MAX_IDLE_TIME), "POOL_MAX_IDLE_TIME");
+}
+
+} // namespace
