@@ -33,7 +33,7 @@ class tls_server_context; // tls_server.h
 
 class socket_stream final : public stream {
 public:
-  static constexpr std::size_t read_buffer_size = 16 * 1024;
+  static constexpr std::size_t read_buffer_size = std::size_t{16} * 1024;
 
   // fd: a connected socket in blocking mode. local: a Unix socket. peer: how
   // error messages name the other end ("127.0.0.1:33060", "/run/x.sock").

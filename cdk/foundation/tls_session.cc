@@ -41,7 +41,7 @@ int bio_read(BIO* bio, char* out, int len) {
   if (t->pending_pos < t->pending.size()) {
     std::size_t n =
         std::min<std::size_t>(static_cast<std::size_t>(len), t->pending.size() - t->pending_pos);
-    std::memcpy(out, t->pending.data() + t->pending_pos, n);
+    std::copy_n(t->pending.data() + t->pending_pos, n, out);
     t->pending_pos += n;
     return static_cast<int>(n);
   }
@@ -120,7 +120,7 @@ result<std::unique_ptr<tls_session>> tls_session::handshake(SSL_CTX* ctx, int fd
                                                             std::string_view pending, role r,
                                                             std::string_view sni_host,
                                                             const std::string& peer) {
-  auto fail = [](std::string why) {
+  auto fail = [](const std::string& why) {
     return error::connection(client_errc::ssl_connection, "TLS handshake failed: " + why);
   };
   ERR_clear_error();

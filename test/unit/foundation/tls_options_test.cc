@@ -1,0 +1,184 @@
+// tls-versions, tls-ciphersuites, data transfer and misuse over TLS, and
+// the server side (accept_tls, tls_server_context).
+#include "tls_echo.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace tls_test;
+
+TEST(Tls, TlsVersionsSelectTheProtocol) {
+  for (const char* v : {"TLSv1.2", "TLSv1.3"}) {
+    SCOPED_TRACE(v);
+    tls_echo peer;
+    tls_options o = opts_with(ssl_mode::required);
+    o.versions = {v};
+    ASSERT_TRUE(peer.connect(o));
+    EXPECT_EQ(peer.client().tls_version(), v);
+  }
+  tls_echo peer; // TLSv1.1 is known but not allowed: dropped from the list
+  tls_options o = opts_with(ssl_mode::required);
+  o.versions = {"TLSv1.1", "TLSv1.2"};
+  ASSERT_TRUE(peer.connect(o));
+  EXPECT_EQ(peer.client().tls_version(), "TLSv1.2");
+}
+
+struct cipher_case {
+  std::vector<std::string> suites;
+  std::vector<std::string> versions;
+  const char* cipher;
+  const char* version;
+};
+
+TEST(Tls, CiphersuitesAreHonoured) {
+  // The test server's key is EC, so TLS 1.2 ciphers are ECDHE-ECDSA ones.
+  const cipher_case cases[] = {
+      {{"ECDHE-ECDSA-AES128-GCM-SHA256"}, {}, "ECDHE-ECDSA-AES128-GCM-SHA256", "TLSv1.2"},
+      {{"TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"}, {}, "ECDHE-ECDSA-AES256-GCM-SHA384", "TLSv1.2"},
+      {{"TLS_AES_128_GCM_SHA256"}, {}, "TLS_AES_128_GCM_SHA256", "TLSv1.3"},
+      {{"TLS_CHACHA20_POLY1305_SHA256", "ECDHE-ECDSA-AES128-GCM-SHA256"},
+       {"TLSv1.2"},
+       "ECDHE-ECDSA-AES128-GCM-SHA256",
+       "TLSv1.2"},
+      {{"TLS_CHACHA20_POLY1305_SHA256", "ECDHE-ECDSA-AES128-GCM-SHA256"},
+       {},
+       "TLS_CHACHA20_POLY1305_SHA256",
+       "TLSv1.3"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.suites[0] + " -> " + c.cipher);
+    tls_echo peer;
+    tls_options o = opts_with(ssl_mode::required);
+    o.ciphersuites = c.suites;
+    o.versions = c.versions;
+    auto st = peer.connect(o);
+    ASSERT_TRUE(st) << st.err().message;
+    EXPECT_EQ(peer.client().tls_cipher(), c.cipher);
+    EXPECT_EQ(peer.client().tls_version(), c.version);
+  }
+}
+
+struct bad_case {
+  std::vector<std::string> versions;
+  std::vector<std::string> suites;
+  const char* error;
+};
+
+TEST(Tls, BadVersionsAndCiphersuitesAreErrors) {
+  const bad_case cases[] = {
+      {{"TLSv1.2", "TLSv9"}, {}, "tls-versions: unknown TLS version 'TLSv9'"},
+      {{"TLSv1", "TLSv1.1"}, {}, "no allowed TLS version in [TLSv1, TLSv1.1]"},
+      {{},
+       {"ECDHE-ECDSA-AES128-GCM-SHA256", "NO-SUCH-CIPHER"},
+       "tls-ciphersuites: unknown TLS 1.2 cipher 'NO-SUCH-CIPHER'"},
+      {{}, {"TLS_NO_SUCH_SUITE"}, "unknown TLS 1.3 cipher suite 'TLS_NO_SUCH_SUITE'"},
+      // Only a TLS 1.3 suite, but only TLS 1.2 allowed.
+      {{"TLSv1.2"}, {"TLS_AES_128_GCM_SHA256"}, "can be used with the allowed tls-versions"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.error);
+    tls_echo peer;
+    tls_options o = opts_with(ssl_mode::required);
+    o.versions = c.versions;
+    o.ciphersuites = c.suites;
+    expect_bad_option(peer.connect(o), c.error);
+  }
+}
+
+TEST(Tls, LargeTransfersSurviveSmallReads) {
+  tls_echo peer;
+  ASSERT_TRUE(peer.connect(opts_with(ssl_mode::required)));
+  std::string big(std::size_t{300} * 1024, '\0');
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 31 % 251);
+  ASSERT_TRUE(peer.client().write(big));
+  std::string back;
+  char buf[7];
+  while (back.size() < big.size()) {
+    auto got = peer.client().read_some(buf, std::min(sizeof buf, big.size() - back.size()));
+    ASSERT_TRUE(got) << got.err().message;
+    ASSERT_GE(got.value(), 1u);
+    back.append(buf, got.value());
+  }
+  EXPECT_EQ(back, big);
+}
+
+TEST(Tls, StartTlsMisuseIsAUsageError) {
+  {
+    tls_echo peer;
+    ASSERT_TRUE(peer.connect(opts_with(ssl_mode::required)));
+    auto st = peer.client().start_tls(opts_with(ssl_mode::required), "127.0.0.1");
+    ASSERT_FALSE(st);
+    EXPECT_EQ(st.err().code, cdk::client_errc::usage);
+  }
+  tls_echo peer;
+  auto st = peer.connect(opts_with(ssl_mode::disabled));
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.err().code, cdk::client_errc::usage);
+  EXPECT_NE(st.err().message.find("DISABLED"), std::string::npos);
+}
+
+TEST(Tls, ServerKeepsAClientHelloThatArrivedWithPlainData) {
+  // The client sends a plain byte and its ClientHello back to back; the
+  // server's buffered read of the byte also takes in the ClientHello, which
+  // accept_tls() must still see.
+  const auto& pki = test_pki::get();
+  auto ctx = cdk::tls_server_context::from_pem(pki.server_cert_pem, pki.server_key_pem);
+  ASSERT_TRUE(ctx) << ctx.err().message;
+  std::size_t buffered_at_upgrade = 0;
+  std::string server_error = "not run";
+  test_server::one_shot srv(test_server::listen_local(), [&](cdk::socket_stream& s) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    auto x = test_server::read_exact(s, 1);
+    buffered_at_upgrade = s.buffered();
+    auto st = x ? s.accept_tls(ctx.value()) : cdk::status(x.err());
+    server_error = st ? "" : st.err().message;
+    if (st) (void)s.write(x.value());
+  });
+  auto c = cdk::connect_tcp("127.0.0.1", srv.port(), std::chrono::seconds(5));
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(
+      dynamic_cast<cdk::socket_stream&>(*c.value()).set_io_timeout(std::chrono::seconds(10)));
+  ASSERT_TRUE(c.value()->write("X"));
+  auto st = c.value()->start_tls(opts_with(ssl_mode::verify_identity, pki.ca), "localhost");
+  ASSERT_TRUE(st) << st.err().message;
+  auto back = test_server::read_exact(*c.value(), 1);
+  ASSERT_TRUE(back) << back.err().message;
+  EXPECT_EQ(back.value(), "X");
+  c.value().reset();
+  srv.join();
+  EXPECT_EQ(server_error, "");
+  EXPECT_GT(buffered_at_upgrade, 0u) << "the ClientHello was not read ahead";
+}
+
+TEST(Tls, WritingToAClosedTlsPeerIsAnErrorNotSigpipe) {
+  tls_echo peer;
+  ASSERT_TRUE(peer.connect(opts_with(ssl_mode::required)));
+  auto& client = peer.client();
+  peer.stop_server();
+  cdk::status st = cdk::ok();
+  for (int i = 0; i < 200 && st; ++i) {
+    st = client.write(std::string(4096, 'w'));
+    if (st) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.err().code, cdk::client_errc::lost_connection) << st.err().message;
+}
+
+TEST(Tls, ServerContextErrorsNameTheFile) {
+  auto ctx =
+      cdk::tls_server_context::from_files("/nonexistent/cert.pem", test_pki::get().server_key);
+  ASSERT_FALSE(ctx);
+  EXPECT_EQ(ctx.err().code, cdk::client_errc::ssl_connection);
+  EXPECT_NE(ctx.err().message.find("'/nonexistent/cert.pem'"), std::string::npos);
+  // A key that does not belong to the certificate.
+  auto mismatch =
+      cdk::tls_server_context::from_files(test_pki::get().server_cert, test_pki::get().revoked_key);
+  ASSERT_FALSE(mismatch);
+  EXPECT_NE(mismatch.err().message.find("mismatch"), std::string::npos) << mismatch.err().message;
+}
+
+} // namespace
