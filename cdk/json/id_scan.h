@@ -66,10 +66,16 @@ struct id_scan {
   }
 };
 
-// Never throws and never allocates for documents whose strings fit in a small
-// stack buffer; larger ones use heap memory bounded by a few times the longest
-// string.
+// Never throws. In validate mode it works on a private copy of the text (on
+// the stack up to 4 KB, else on the heap), which halves the parse time; if
+// the copy cannot be allocated, and in stop_at_id mode, it scans in place.
 id_scan scan_for_id(std::string_view doc, scan_mode mode = scan_mode::validate) noexcept;
+
+namespace detail {
+// The same scan without copying the text: about half as fast. Exposed so that
+// tests can check both paths give the same answers.
+id_scan scan_in_place(std::string_view doc, scan_mode mode) noexcept;
+} // namespace detail
 
 // For a scan that is not ok(): "Document 3 is not valid JSON: Missing a colon
 // after a name of object member at offset 17". `index` is printed as given;

@@ -1,6 +1,8 @@
 // Properties checked on every input:
 //  - scan_for_id() never crashes, and its answer is self-consistent (spans
-//    inside the text, stop_at_id agrees with validate on the first `_id`);
+//    inside the text, stop_at_id agrees with validate on the first `_id`,
+//    the in-place fallback agrees with the copying fast path, the span of
+//    the `_id` value is itself valid JSON);
 //  - when the input is a valid object without `_id`, injection yields valid
 //    JSON (RapidJSON's DOM agrees) whose `_id` is the injected id, and which
 //    our scanner sees as having exactly one top-level `_id`.
@@ -27,8 +29,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const id_scan full = scan_for_id(doc);
   const id_scan fast = scan_for_id(doc, scan_mode::stop_at_id);
 
+  // The in-place fallback must agree with the copying fast path.
+  const id_scan in_place = detail::scan_in_place(doc, scan_mode::validate);
+  check(in_place.status == full.status && in_place.begin == full.begin &&
+        in_place.end == full.end && in_place.error_offset == full.error_offset &&
+        in_place.duplicate_id == full.duplicate_id);
+
   if (full.status == id_scan_status::has_id) {
     check(full.begin < full.end && full.end <= doc.size());
+    rapidjson::Document value;
+    value.Parse(doc.data() + full.begin, full.end - full.begin);
+    check(!value.HasParseError());
     check(fast.status == id_scan_status::has_id);
     check(fast.begin == full.begin && fast.end == full.end && fast.type == full.type);
   }

@@ -6,9 +6,28 @@
 namespace {
 
 using cdk::json::id_scan_status;
-using cdk::json::scan_for_id;
 using cdk::json::scan_mode;
 using cdk::json::value_type;
+
+// Scans with the copying fast path and the in-place fallback; both must give
+// the same answer, so every case below tests both.
+cdk::json::id_scan scan_both(std::string_view doc, scan_mode mode = scan_mode::validate) {
+  const auto fast = cdk::json::scan_for_id(doc, mode);
+  const auto slow = cdk::json::detail::scan_in_place(doc, mode);
+  EXPECT_EQ(fast.status, slow.status);
+  if (fast.status == id_scan_status::has_id || fast.status == id_scan_status::not_object) {
+    EXPECT_EQ(fast.type, slow.type);
+  }
+  EXPECT_EQ(fast.begin, slow.begin);
+  EXPECT_EQ(fast.end, slow.end);
+  EXPECT_EQ(fast.duplicate_id, slow.duplicate_id);
+  EXPECT_EQ(fast.error_offset, slow.error_offset);
+  EXPECT_EQ(fast.error == nullptr, slow.error == nullptr);
+  if (fast.error != nullptr && slow.error != nullptr) {
+    EXPECT_STREQ(fast.error, slow.error);
+  }
+  return fast;
+}
 
 struct has_id_case {
   const char* name;
@@ -22,7 +41,7 @@ class HasId : public testing::TestWithParam<has_id_case> {};
 TEST_P(HasId, FindsTopLevelIdInBothModes) {
   const auto& c = GetParam();
   for (scan_mode mode : {scan_mode::validate, scan_mode::stop_at_id}) {
-    const auto scan = scan_for_id(c.doc, mode);
+    const auto scan = scan_both(c.doc, mode);
     ASSERT_EQ(scan.status, id_scan_status::has_id) << c.doc;
     EXPECT_EQ(scan.type, c.type) << c.doc;
     EXPECT_EQ(scan.raw_id(c.doc), c.raw) << c.doc;
@@ -54,13 +73,13 @@ TEST(IdScan, NestedIdDoesNotCount) {
   for (const char* doc :
        {R"({"a":{"_id":1}})", R"({"a":[{"_id":1}]})", R"({"a":{"b":{"_id":"x"}},"c":[]})",
         R"({"_idx":1,"_i":2,"id":3})", R"({"_ID":1})", R"({"a":"_id"})", "{}", " { } "}) {
-    EXPECT_EQ(scan_for_id(doc).status, id_scan_status::no_id) << doc;
-    EXPECT_EQ(scan_for_id(doc, scan_mode::stop_at_id).status, id_scan_status::no_id) << doc;
+    EXPECT_EQ(scan_both(doc).status, id_scan_status::no_id) << doc;
+    EXPECT_EQ(scan_both(doc, scan_mode::stop_at_id).status, id_scan_status::no_id) << doc;
   }
 }
 
 TEST(IdScan, KeyWithEscapedNulIsNotId) {
-  EXPECT_EQ(scan_for_id(R"({"_id\u0000":1})").status, id_scan_status::no_id);
+  EXPECT_EQ(scan_both(R"({"_id\u0000":1})").status, id_scan_status::no_id);
 }
 
 TEST(IdScan, NonObjectDocuments) {
@@ -71,7 +90,7 @@ TEST(IdScan, NonObjectDocuments) {
                {"\"text\"", value_type::string}, {"42", value_type::number},
                {" null", value_type::null},      {"true", value_type::boolean}};
   for (const auto& c : cases) {
-    const auto scan = scan_for_id(c.doc);
+    const auto scan = scan_both(c.doc);
     EXPECT_EQ(scan.status, id_scan_status::not_object) << c.doc;
     EXPECT_EQ(scan.type, c.type) << c.doc;
     EXPECT_FALSE(scan.ok());
@@ -97,7 +116,7 @@ TEST(IdScan, InvalidJsonReportsReasonAndOffset) {
   };
   for (const auto& c : cases) {
     for (scan_mode mode : {scan_mode::validate, scan_mode::stop_at_id}) {
-      const auto scan = scan_for_id(c.doc, mode);
+      const auto scan = scan_both(c.doc, mode);
       ASSERT_EQ(scan.status, id_scan_status::invalid_json) << c.doc;
       EXPECT_STREQ(scan.error, c.reason) << c.doc;
       EXPECT_EQ(scan.error_offset, c.offset) << c.doc;
@@ -107,27 +126,39 @@ TEST(IdScan, InvalidJsonReportsReasonAndOffset) {
 
 TEST(IdScan, ValidateModeChecksTheTextAfterTheId) {
   const std::string doc = R"({"_id":"a","b":})";
-  const auto full = scan_for_id(doc);
+  const auto full = scan_both(doc);
   EXPECT_EQ(full.status, id_scan_status::invalid_json);
   EXPECT_EQ(full.error_offset, doc.size() - 1);
   // The server's own check stops at `_id`; stop_at_id reproduces that.
-  const auto fast = scan_for_id(doc, scan_mode::stop_at_id);
+  const auto fast = scan_both(doc, scan_mode::stop_at_id);
   EXPECT_EQ(fast.status, id_scan_status::has_id);
   EXPECT_EQ(fast.raw_id(doc), R"("a")");
 }
 
+// Regression: RapidJSON 1.1.0's SSE2 string scanner let 0x1a..0x1f through.
+TEST(IdScan, RawControlCharactersInStringsAreRejected) {
+  for (const char c : {'\x01', '\x1a', '\x1d', '\x1f'}) {
+    std::string doc = R"({"key":"a)";
+    doc += c;
+    doc += R"(b"})";
+    const auto result = scan_both(doc);
+    EXPECT_EQ(result.status, id_scan_status::invalid_json) << int(c);
+    EXPECT_EQ(result.error_offset, 9u) << int(c);
+  }
+}
+
 TEST(IdScan, NulByteIsRejected) {
   const std::string after_root("{}\0{}", 5);
-  auto scan = scan_for_id(after_root);
+  auto scan = scan_both(after_root);
   EXPECT_EQ(scan.status, id_scan_status::invalid_json);
   EXPECT_EQ(scan.error_offset, 2u);
   const std::string in_string("{\"a\":\"x\0y\"}", 11);
-  EXPECT_EQ(scan_for_id(in_string).status, id_scan_status::invalid_json);
+  EXPECT_EQ(scan_both(in_string).status, id_scan_status::invalid_json);
 }
 
 TEST(IdScan, DuplicateTopLevelIdIsFlagged) {
   const std::string doc = R"({"_id":"first","a":{"_id":0},"_id":"second"})";
-  const auto scan = scan_for_id(doc);
+  const auto scan = scan_both(doc);
   ASSERT_EQ(scan.status, id_scan_status::has_id);
   EXPECT_EQ(scan.raw_id(doc), R"("first")");
   EXPECT_TRUE(scan.duplicate_id);
@@ -142,16 +173,16 @@ std::string nested(std::size_t levels) {
 }
 
 TEST(IdScan, DepthLimitIsMySqls) {
-  EXPECT_EQ(scan_for_id(nested(100)).status, id_scan_status::no_id);
-  const auto scan = scan_for_id(nested(101));
+  EXPECT_EQ(scan_both(nested(100)).status, id_scan_status::no_id);
+  const auto scan = scan_both(nested(101));
   EXPECT_EQ(scan.status, id_scan_status::too_deep);
   EXPECT_EQ(scan.error_offset, 5u + 99u); // the 101st opening bracket
 }
 
 TEST(IdScan, HostileNestingDoesNotCrash) {
   const std::string doc(10'000'000, '[');
-  EXPECT_EQ(scan_for_id("{\"a\":" + doc).status, id_scan_status::too_deep);
-  EXPECT_EQ(scan_for_id(doc).status, id_scan_status::not_object);
+  EXPECT_EQ(scan_both("{\"a\":" + doc).status, id_scan_status::too_deep);
+  EXPECT_EQ(scan_both(doc).status, id_scan_status::not_object);
 }
 
 // A 50 MB document: one big string, then many members, `_id` at the very end.
@@ -159,30 +190,30 @@ TEST(IdScan, HugeDocument) {
   std::string doc = R"({"blob":")" + std::string(20u << 20, 'x') + "\",\"list\":[";
   while (doc.size() < (50u << 20)) doc += R"({"k":"value","n":123456,"_id":"nested"},)";
   doc += R"(0],"_id":"last"})";
-  const auto scan = scan_for_id(doc);
+  const auto scan = scan_both(doc);
   ASSERT_EQ(scan.status, id_scan_status::has_id);
   EXPECT_EQ(scan.raw_id(doc), R"("last")");
   EXPECT_FALSE(scan.duplicate_id);
 
   doc.resize(doc.size() - 14); // drop `,"_id":"last"}`
   doc += '}';
-  EXPECT_EQ(scan_for_id(doc).status, id_scan_status::no_id);
+  EXPECT_EQ(scan_both(doc).status, id_scan_status::no_id);
   doc.back() = ',';
-  const auto bad = scan_for_id(doc);
+  const auto bad = scan_both(doc);
   EXPECT_EQ(bad.status, id_scan_status::invalid_json);
   EXPECT_EQ(bad.error_offset, doc.size());
 }
 
 TEST(IdScan, ErrorTextNamesDocumentReasonAndOffset) {
-  const auto scan = scan_for_id(R"({"name" "x"})");
+  const auto scan = scan_both(R"({"name" "x"})");
   EXPECT_EQ(cdk::json::describe_bad_document(3, scan),
             "Document 3 is not valid JSON: Missing a colon after a name of object member at "
             "offset 8");
-  const auto err = cdk::json::bad_document_error(0, scan_for_id("[1]"));
+  const auto err = cdk::json::bad_document_error(0, scan_both("[1]"));
   EXPECT_EQ(err.code, cdk::client_errc::bad_document);
   EXPECT_EQ(err.origin, cdk::error_origin::client);
   EXPECT_EQ(err.message, "Document 0 is not a JSON object: it is an array");
-  EXPECT_EQ(cdk::json::describe_bad_document(7, scan_for_id(nested(101))),
+  EXPECT_EQ(cdk::json::describe_bad_document(7, scan_both(nested(101))),
             "Document 7 cannot be stored: JSON nesting deeper than 100 levels (MySQL's limit) at "
             "offset 104");
 }
