@@ -7,6 +7,7 @@
 // fuzz_docid_json comparing the two scan paths); MySQL would refuse them.
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <new>
 #include <rapidjson/allocators.h>
 #include <rapidjson/error/en.h>
@@ -248,21 +249,11 @@ id_scan parse(Stream& in, std::string_view doc, scan_mode mode) noexcept {
 } // namespace
 
 const char* describe(value_type type) noexcept {
-  switch (type) {
-  case value_type::null:
-    return "null";
-  case value_type::boolean:
-    return "a boolean";
-  case value_type::number:
-    return "a number";
-  case value_type::string:
-    return "a string";
-  case value_type::object:
-    return "an object";
-  case value_type::array:
-    return "an array";
-  }
-  return "a value";
+  // In the order of the enumerators.
+  static constexpr const char* names[] = {"null",     "a boolean", "a number",
+                                          "a string", "an object", "an array"};
+  const auto i = static_cast<std::size_t>(type);
+  return i < std::size(names) ? names[i] : "a value";
 }
 
 id_scan scan_for_id(std::string_view doc, scan_mode mode) noexcept {

@@ -219,3 +219,17 @@ TEST(IdScan, ErrorTextNamesDocumentReasonAndOffset) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(IdScan, TypeNamesForMessages) {
+  using cdk::json::describe;
+  EXPECT_STREQ(describe(value_type::null), "null");
+  EXPECT_STREQ(describe(value_type::boolean), "a boolean");
+  EXPECT_STREQ(describe(value_type::number), "a number");
+  EXPECT_STREQ(describe(value_type::string), "a string");
+  EXPECT_STREQ(describe(value_type::object), "an object");
+  EXPECT_STREQ(describe(value_type::array), "an array");
+}
+
+} // namespace
