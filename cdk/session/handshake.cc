@@ -229,10 +229,18 @@ next_action handshake::auth_failed(error e) {
     m_mechanisms.erase(m_mechanisms.begin());
     return start_auth();
   }
-  if (m_first_auth_error && e.origin == error_origin::server)
+  if (m_first_auth_error && e.origin == error_origin::server) {
+    // A server without SHA256_MEMORY (5.7: 1251) says nothing about the
+    // credentials; MYSQL41's answer (1045) is the one that matters then.
+    if (e.code != m_first_auth_error->code) {
+      const bool fatal = e.fatal;
+      e = *m_first_auth_error;
+      e.fatal = fatal;
+    }
     e.message = "authentication failed using MYSQL41 and SHA256_MEMORY (check the user name and "
                 "password, or connect over TLS or a Unix socket): " +
                 e.message;
+  }
   return fail(std::move(e));
 }
 

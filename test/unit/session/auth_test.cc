@@ -96,6 +96,22 @@ TEST(auth, auto_reports_1045_when_both_mechanisms_fail) {
   EXPECT_EQ(a.err->message.find(password), std::string::npos);
 }
 
+TEST(auth, auto_on_a_57_server_reports_mysql41s_access_denied) {
+  handshake hs(tcp_options(auth_method::auto_select), env());
+  recorder r;
+  r.record(hs, hs.start());
+  r.feed(hs, {capabilities_frame(false, {})});
+  r.feed(hs, {challenge_frame(salt20())});
+  r.feed(hs, {error_frame(1045, "Access denied for user 'app'@'h' (using password: YES)")});
+  // 5.7 has no SHA256_MEMORY: FATAL 1251 to the second AuthenticateStart.
+  next_action a =
+      r.feed(hs, {error_frame(1251, "Invalid authentication method SHA256_MEMORY", true)});
+  ASSERT_TRUE(a.err);
+  EXPECT_EQ(a.err->code, 1045u);
+  EXPECT_TRUE(a.err->fatal);
+  EXPECT_NE(a.err->message.find("Access denied"), std::string::npos) << a.err->message;
+}
+
 TEST(auth, fatal_auth_error_is_not_retried) {
   handshake hs(tcp_options(auth_method::auto_select), env());
   recorder r;
