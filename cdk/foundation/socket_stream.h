@@ -69,6 +69,9 @@ public:
   std::string tls_server_name() const;
 
   const std::string& peer() const noexcept { return m_peer; }
+  // The socket, for poll() in a server loop; -1 once closed. Data may wait
+  // in buffered() (or inside TLS) without the socket being readable.
+  int native_handle() const noexcept { return m_fd.get(); }
   // Bytes received and not yet returned by read_some().
   std::size_t buffered() const noexcept { return m_end - m_pos; }
 

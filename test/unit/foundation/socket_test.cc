@@ -7,9 +7,11 @@
 
 #include <atomic>
 #include <filesystem>
-#include <optional>
 #include <gtest/gtest.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <optional>
 #include <string>
 #include <sys/socket.h>
 #include <thread>
@@ -30,6 +32,11 @@ std::string pattern(std::size_t n) {
   std::string s(n, '\0');
   for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + i % 23);
   return s;
+}
+
+// Whether this machine has an IPv6 loopback to test with.
+bool have_ipv6_loopback() {
+  return cdk::listener::listen_tcp("::1", 0).ok();
 }
 
 TEST(Connect, RefusedPortNamesAddressAndReason) {
@@ -70,6 +77,7 @@ TEST(Connect, TimeoutWhenThePeerNeverAnswers) {
 }
 
 TEST(Connect, TriesEveryAddressInOrder) {
+  if (!have_ipv6_loopback()) GTEST_SKIP() << "no IPv6 loopback (::1) on this machine";
   one_shot srv(test_server::listen_local(), [](cdk::socket_stream& s) { (void)s.write("hi"); });
   // ::1 first (nothing listens there on this port), then 127.0.0.1.
   addrinfo hints{};
@@ -95,7 +103,32 @@ TEST(Connect, TriesEveryAddressInOrder) {
   EXPECT_EQ(bad.err().message, "Can't connect to localhost:" + port + " (Connection refused)");
 }
 
+bool nodelay(int fd) {
+  int on = 0;
+  socklen_t len = sizeof on;
+  return ::getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, &len) == 0 && on != 0;
+}
+
+TEST(Connect, ResolvesNamesAndSetsNodelay) {
+  bool server_nodelay = false;
+  one_shot srv(test_server::listen_local(), [&server_nodelay](cdk::socket_stream& s) {
+    server_nodelay = nodelay(s.native_handle());
+    (void)s.write("ok");
+  });
+  auto s = cdk::connect_tcp("localhost", srv.port(), 2s);
+  ASSERT_TRUE(s) << s.err().message;
+  auto& sock = dynamic_cast<cdk::socket_stream&>(*s.value());
+  EXPECT_TRUE(nodelay(sock.native_handle()));
+  EXPECT_EQ(sock.peer(), "localhost:" + std::to_string(srv.port()));
+  auto got = test_server::read_exact(sock, 2);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got.value(), "ok");
+  srv.join();
+  EXPECT_TRUE(server_nodelay);
+}
+
 TEST(Connect, Ipv6Loopback) {
+  if (!have_ipv6_loopback()) GTEST_SKIP() << "no IPv6 loopback (::1) on this machine";
   auto l = cdk::listener::listen_tcp("::1", 0);
   ASSERT_TRUE(l) << l.err().message;
   one_shot srv(std::move(l).value(), [](cdk::socket_stream& s) {
