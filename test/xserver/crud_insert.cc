@@ -12,35 +12,10 @@
 
 namespace xserver {
 
-namespace {
-
-x_error from_cdk(const cdk::error& e) {
-  return x_error{e.code, e.message, e.sql_state, e.fatal};
-}
-
-// MariaDB's errors for a document collection, as the X Plugin remaps them.
-x_error remap_document_error(x_error e, const std::string& name) {
-  switch (e.code) {
-  case errc::dup_entry:
-    return make_error(errc::x_doc_id_duplicate,
-                      "Document contains a field value that is not unique but required to be");
-  case errc::bad_null:
-    return make_error(errc::x_doc_id_missing, "Document is missing a required field");
-  case errc::bad_field:
-    return make_error(errc::x_doc_required_field_missing,
-                      "Table '" + name + "' is not a document collection");
-  default:
-    return e;
-  }
-}
-
-} // namespace
-
 stmt_result session::on_crud_insert(const std::string& payload) {
   Mysqlx::Crud::Insert msg;
   if (!msg.ParseFromString(payload)) return make_error(errc::x_bad_message, "Invalid message");
-  sqlgen::options opts;
-  opts.emulate = emulate_57() ? sqlgen::flavor::mysql57 : sqlgen::flavor::mysql80;
+  const sqlgen::options opts = sqlgen_options();
   const bool upsert = msg.upsert() && !emulate_57(); // 5.7 had no field 6: ignored
   if (msg.data_model() == Mysqlx::Crud::TABLE) {
     if (upsert)

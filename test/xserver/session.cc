@@ -124,6 +124,15 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   case client_msg::crud_insert:
     result = on_crud_insert(payload);
     break;
+  case client_msg::crud_find:
+    result = on_crud_find(payload);
+    break;
+  case client_msg::crud_update:
+    result = on_crud_update(payload);
+    break;
+  case client_msg::crud_delete:
+    result = on_crud_delete(payload);
+    break;
   case client_msg::sess_reset: {
     Mysqlx::Session::Reset msg;
     msg.ParseFromString(payload);

@@ -10,6 +10,7 @@
 #include "test/xserver/expect.h"
 #include "test/xserver/mariadb.h"
 #include "test/xserver/server_state.h"
+#include "test/xserver/sqlgen/sqlgen.h"
 #include "test/xserver/wire.h"
 
 #include <cstdint>
@@ -22,6 +23,13 @@
 namespace xserver {
 
 using stmt_result = std::optional<x_error>; // nullopt: success, replies written
+
+inline x_error from_cdk(const cdk::error& e) {
+  return x_error{e.code, e.message, e.sql_state, e.fatal};
+}
+
+// MariaDB errors of a DOCUMENT-model request, as the X Plugin remaps them.
+x_error remap_document_error(x_error e, const std::string& collection);
 
 class session {
 public:
@@ -50,12 +58,14 @@ private:
 
   // sql_exec.cc
   stmt_result on_stmt_execute(const std::string& payload);
-  stmt_result execute_sql(std::string_view sql);
+  // rows_affected_notice: false for Crud.Find, which the X Plugin answers
+  // without ROWS_AFFECTED.
+  stmt_result execute_sql(std::string_view sql, bool rows_affected_notice = true);
   void append_row(char** row, const unsigned long* lengths, const std::vector<int>& types);
   // After a successful statement: warnings, message, rows affected, insert id
   // (if > 0), generated document ids (if any), StmtExecuteOk.
   void send_ok_notices(std::uint64_t affected, std::uint64_t insert_id, const std::string& info,
-                       const std::vector<std::string>* doc_ids);
+                       const std::vector<std::string>* doc_ids, bool rows_affected_notice = true);
   stmt_result intercept_set_prefix(std::string_view sql, bool& handled);
 
   // admin.cc
@@ -64,6 +74,14 @@ private:
   stmt_result create_collection(const std::string& schema, const std::string& name, bool reuse);
   stmt_result list_objects(const Mysqlx::Datatypes::Any* schema,
                            const Mysqlx::Datatypes::Any* pattern);
+
+  // crud_modify.cc
+  sqlgen::options sqlgen_options() const;
+  stmt_result on_crud_find(const std::string& payload);
+  stmt_result on_crud_update(const std::string& payload);
+  stmt_result on_crud_delete(const std::string& payload);
+  // collection: DOCUMENT model (errors remapped); null: TABLE.
+  stmt_result run_modification(const std::string& sql, const std::string* collection);
 
   // crud_insert.cc
   stmt_result on_crud_insert(const std::string& payload);

@@ -46,7 +46,7 @@ void session::append_row(char** row, const unsigned long* lengths, const std::ve
   m_out.add_raw(server_msg::resultset_row, payload);
 }
 
-stmt_result session::execute_sql(std::string_view sql) {
+stmt_result session::execute_sql(std::string_view sql, bool rows_affected_notice) {
   MYSQL* m = m_db->handle();
   if (mysql_real_query(m, sql.data(), sql.size()) != 0) return m_db->last_error();
   bool pending_done = false;
@@ -86,12 +86,13 @@ stmt_result session::execute_sql(std::string_view sql) {
     if (next < 0) break;
   }
   if (pending_done) m_out.add_empty(server_msg::resultset_fetch_done);
-  send_ok_notices(affected, insert_id, info, nullptr);
+  send_ok_notices(affected, insert_id, info, nullptr, rows_affected_notice);
   return std::nullopt;
 }
 
 void session::send_ok_notices(std::uint64_t affected, std::uint64_t insert_id,
-                              const std::string& info, const std::vector<std::string>* doc_ids) {
+                              const std::string& info, const std::vector<std::string>* doc_ids,
+                              bool rows_affected_notice) {
   if (mysql_warning_count(m_db->handle()) > 0) {
     if (auto rows = m_db->select("SHOW WARNINGS")) {
       for (const auto& w : *rows) {
@@ -103,7 +104,7 @@ void session::send_ok_notices(std::uint64_t affected, std::uint64_t insert_id,
     }
   }
   if (!info.empty()) m_out.notice_message(info);
-  m_out.notice_uint(state_param::rows_affected, affected);
+  if (rows_affected_notice) m_out.notice_uint(state_param::rows_affected, affected);
   if (insert_id > 0) m_out.notice_uint(state_param::generated_insert_id, insert_id);
   if (doc_ids && !doc_ids->empty()) m_out.notice_document_ids(*doc_ids);
   m_out.stmt_ok();

@@ -1,0 +1,83 @@
+// Crud.Find, Crud.Update and Crud.Delete: sqlgen renders the SQL (with the
+// X Plugin's errors: 5053 for an update of `$._id`, 515x for expressions),
+// xserverd runs it and answers as the X Plugin's CRUD handler does.
+#include "mysqlx_crud.pb.h"
+#include "test/xserver/session.h"
+#include "test/xserver/sqlgen/sqlgen.h"
+
+#include <mysql.h>
+
+namespace xserver {
+
+namespace {
+
+template <typename M> bool parse(M& msg, const std::string& payload) {
+  return msg.ParseFromString(payload);
+}
+
+} // namespace
+
+sqlgen::options session::sqlgen_options() const {
+  sqlgen::options opts;
+  opts.emulate = emulate_57() ? sqlgen::flavor::mysql57 : sqlgen::flavor::mysql80;
+  return opts;
+}
+
+stmt_result session::on_crud_find(const std::string& payload) {
+  Mysqlx::Crud::Find msg;
+  if (!parse(msg, payload)) return make_error(errc::x_bad_message, "Invalid message");
+  auto sql = sqlgen::render_find(msg, sqlgen_options());
+  if (!sql.ok()) return from_cdk(sql.err());
+  const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
+  stmt_result r = execute_sql(sql.value(), /*rows_affected_notice=*/false);
+  if (r && document) return remap_document_error(*r, msg.collection().name());
+  return r;
+}
+
+stmt_result session::on_crud_update(const std::string& payload) {
+  Mysqlx::Crud::Update msg;
+  if (!parse(msg, payload)) return make_error(errc::x_bad_message, "Invalid message");
+  auto sql = sqlgen::render_update(msg, sqlgen_options());
+  if (!sql.ok()) return from_cdk(sql.err());
+  const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
+  return run_modification(sql.value(), document ? &msg.collection().name() : nullptr);
+}
+
+stmt_result session::on_crud_delete(const std::string& payload) {
+  Mysqlx::Crud::Delete msg;
+  if (!parse(msg, payload)) return make_error(errc::x_bad_message, "Invalid message");
+  auto sql = sqlgen::render_delete(msg, sqlgen_options());
+  if (!sql.ok()) return from_cdk(sql.err());
+  const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
+  return run_modification(sql.value(), document ? &msg.collection().name() : nullptr);
+}
+
+stmt_result session::run_modification(const std::string& sql, const std::string* collection) {
+  MYSQL* m = m_db->handle();
+  if (mysql_real_query(m, sql.data(), sql.size()) != 0) {
+    x_error e = m_db->last_error();
+    return collection ? remap_document_error(e, *collection) : e;
+  }
+  const char* info = mysql_info(m);
+  send_ok_notices(mysql_affected_rows(m), 0, info ? info : "", nullptr);
+  return std::nullopt;
+}
+
+// MariaDB's errors on a document collection, as the X Plugin remaps them
+// for DOCUMENT-model requests (facts section 5).
+x_error remap_document_error(x_error e, const std::string& collection) {
+  switch (e.code) {
+  case errc::dup_entry:
+    return make_error(errc::x_doc_id_duplicate,
+                      "Document contains a field value that is not unique but required to be");
+  case errc::bad_null:
+    return make_error(errc::x_doc_id_missing, "Document is missing a required field");
+  case errc::bad_field:
+    return make_error(errc::x_doc_required_field_missing,
+                      "Table '" + collection + "' is not a document collection");
+  default:
+    return e;
+  }
+}
+
+} // namespace xserver

@@ -1,0 +1,128 @@
+// Crud.Find / Update / Delete on a collection (8.0 fixture): the SQL comes
+// from sqlgen; these tests check what a client sees.
+#include "mysqlx_crud.pb.h"
+#include "mysqlx_resultset.pb.h"
+#include "test/xserver/tests/xclient.h"
+
+#include <gtest/gtest.h>
+
+namespace xtest {
+namespace {
+
+using Mysqlx::Datatypes::Scalar;
+using Mysqlx::Expr::Expr;
+
+Expr member(const std::string& name) {
+  Expr e;
+  e.set_type(Expr::IDENT);
+  auto* item = e.mutable_identifier()->add_document_path();
+  item->set_type(Mysqlx::Expr::DocumentPathItem::MEMBER);
+  item->set_value(name);
+  return e;
+}
+
+Expr placeholder(unsigned pos) {
+  Expr e;
+  e.set_type(Expr::PLACEHOLDER);
+  e.set_position(pos);
+  return e;
+}
+
+Expr equals(Expr a, Expr b) {
+  Expr e;
+  e.set_type(Expr::OPERATOR);
+  e.mutable_operator_()->set_name("==");
+  *e.mutable_operator_()->add_param() = std::move(a);
+  *e.mutable_operator_()->add_param() = std::move(b);
+  return e;
+}
+
+Scalar str(const std::string& s) {
+  Scalar v;
+  v.set_type(Scalar::V_STRING);
+  v.mutable_v_string()->set_value(s);
+  return v;
+}
+
+struct crud_session {
+  xclient c{env_port("XS_PORT_80")};
+  std::string schema = unique_name("crud");
+  crud_session() {
+    c.auth("MYSQL41", "xtest", "xtest-pw");
+    c.sql("CREATE DATABASE " + schema);
+    c.admin("create_collection", schema, "c");
+    auto r = c.insert_json(schema, "c", {R"({"_id":"a","v":1})", R"({"_id":"b","v":2})"});
+    if (!is(r.back(), server_msg::sql_stmt_execute_ok)) throw std::runtime_error(describe(r));
+  }
+  template <typename M> void target(M& m) {
+    m.mutable_collection()->set_schema(schema);
+    m.mutable_collection()->set_name("c");
+    m.set_data_model(Mysqlx::Crud::DOCUMENT);
+  }
+  std::vector<frame> find_by_id(const std::string& id) {
+    Mysqlx::Crud::Find f;
+    target(f);
+    *f.mutable_criteria() = equals(member("_id"), placeholder(0));
+    *f.add_args() = str(id);
+    c.send(client_msg::crud_find, f);
+    return c.reply();
+  }
+};
+
+TEST(Crud80, FindByIdReturnsTheDocument) {
+  crud_session s;
+  auto r = s.find_by_id("b");
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  auto docs = column_strings(r);
+  ASSERT_EQ(docs.size(), 1u);
+  EXPECT_EQ(docs[0], R"({"_id":"b","v":2})");
+  EXPECT_TRUE(column_strings(s.find_by_id("zz")).empty());
+}
+
+TEST(Crud80, UpdateSetsAFieldAndRefusesToChangeId) {
+  crud_session s;
+  Mysqlx::Crud::Update u;
+  s.target(u);
+  *u.mutable_criteria() = equals(member("_id"), placeholder(0));
+  *u.add_args() = str("a");
+  auto* op = u.add_operation();
+  op->set_operation(Mysqlx::Crud::UpdateOperation::ITEM_SET);
+  auto* path = op->mutable_source()->add_document_path();
+  path->set_type(Mysqlx::Expr::DocumentPathItem::MEMBER);
+  path->set_value("v");
+  op->mutable_value()->set_type(Expr::LITERAL);
+  op->mutable_value()->mutable_literal()->set_type(Scalar::V_SINT);
+  op->mutable_value()->mutable_literal()->set_v_signed_int(42);
+  s.c.send(client_msg::crud_update, u);
+  auto r = s.c.reply();
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  EXPECT_NE(column_strings(s.find_by_id("a")).at(0).find("42"), std::string::npos);
+  path->set_value("_id");
+  s.c.send(client_msg::crud_update, u);
+  EXPECT_EQ(error_of(s.c.reply().back()).code(), 5053u);
+}
+
+TEST(Crud80, DeleteReportsRowsAffected) {
+  crud_session s;
+  Mysqlx::Crud::Delete d;
+  s.target(d);
+  *d.mutable_criteria() = equals(member("_id"), placeholder(0));
+  *d.add_args() = str("a");
+  s.c.send(client_msg::crud_delete, d);
+  auto r = s.c.reply();
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  bool saw_rows = false;
+  for (const auto& f : r) {
+    auto n = notice_of(f);
+    if (n.param == 4) {
+      saw_rows = true;
+      EXPECT_EQ(n.values.at(0).v_unsigned_int(), 1u);
+    }
+  }
+  EXPECT_TRUE(saw_rows);
+  EXPECT_TRUE(column_strings(s.find_by_id("a")).empty());
+  EXPECT_EQ(column_strings(s.find_by_id("b")).size(), 1u);
+}
+
+} // namespace
+} // namespace xtest
