@@ -84,7 +84,8 @@ status apply_ciphers(SSL_CTX* ctx, const std::vector<std::string>& names) {
     if (is_tls13_suite(n)) {
       if (SSL_CTX_set_ciphersuites(ctx, n.c_str()) != 1) {
         ERR_clear_error();
-        return bad_option("tls-ciphersuites: unknown TLS 1.3 cipher suite '" + n + "'");
+        return bad_option("tls-ciphersuites: unknown or unavailable TLS 1.3 cipher suite '" + n +
+                          "'");
       }
       v13.push_back(n);
       continue;
@@ -93,7 +94,7 @@ status apply_ciphers(SSL_CTX* ctx, const std::vector<std::string>& names) {
     std::string ossl = n.find("_WITH_") != std::string::npos ? OPENSSL_cipher_name(n.c_str()) : n;
     if (ossl == "(NONE)" || SSL_CTX_set_cipher_list(ctx, ossl.c_str()) != 1) {
       ERR_clear_error();
-      return bad_option("tls-ciphersuites: unknown TLS 1.2 cipher '" + n + "'");
+      return bad_option("tls-ciphersuites: unknown or unavailable TLS 1.2 cipher '" + n + "'");
     }
     v12.push_back(ossl);
   }

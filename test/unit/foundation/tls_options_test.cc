@@ -74,8 +74,10 @@ TEST(Tls, BadVersionsAndCiphersuitesAreErrors) {
       {{"TLSv1", "TLSv1.1"}, {}, "no allowed TLS version in [TLSv1, TLSv1.1]"},
       {{},
        {"ECDHE-ECDSA-AES128-GCM-SHA256", "NO-SUCH-CIPHER"},
-       "tls-ciphersuites: unknown TLS 1.2 cipher 'NO-SUCH-CIPHER'"},
-      {{}, {"TLS_NO_SUCH_SUITE"}, "unknown TLS 1.3 cipher suite 'TLS_NO_SUCH_SUITE'"},
+       "tls-ciphersuites: unknown or unavailable TLS 1.2 cipher 'NO-SUCH-CIPHER'"},
+      {{},
+       {"TLS_NO_SUCH_SUITE"},
+       "unknown or unavailable TLS 1.3 cipher suite 'TLS_NO_SUCH_SUITE'"},
       // Only a TLS 1.3 suite, but only TLS 1.2 allowed.
       {{"TLSv1.2"}, {"TLS_AES_128_GCM_SHA256"}, "can be used with the allowed tls-versions"},
   };

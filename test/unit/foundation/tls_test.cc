@@ -2,7 +2,9 @@
 // in-process TLS server with certificates made at run time.
 #include "tls_echo.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -55,9 +57,37 @@ TEST(Tls, VerifyCaFailsWithAnotherCa) {
   EXPECT_FALSE(peer.server().tls_ok);
 }
 
+// Points OpenSSL's default CA file (the "system store") elsewhere while alive.
+class default_ca_file {
+public:
+  explicit default_ca_file(const std::string& path) {
+    if (const char* old = std::getenv("SSL_CERT_FILE")) m_old = old;
+    ::setenv("SSL_CERT_FILE", path.c_str(), 1);
+  }
+  ~default_ca_file() {
+    if (m_old) {
+      ::setenv("SSL_CERT_FILE", m_old->c_str(), 1);
+    } else {
+      ::unsetenv("SSL_CERT_FILE");
+    }
+  }
+
+private:
+  std::optional<std::string> m_old;
+};
+
 TEST(Tls, VerifyCaWithoutCaUsesTheSystemStore) {
-  tls_echo peer; // our test CA is not in the system store
-  expect_ssl_error(peer.connect(opts_with(ssl_mode::verify_ca)), "certificate verify failed");
+  {
+    default_ca_file system(test_pki::get().ca);
+    tls_echo peer;
+    auto st = peer.connect(opts_with(ssl_mode::verify_ca));
+    EXPECT_TRUE(st) << (st ? "" : st.err().message);
+  }
+  {
+    default_ca_file system(test_pki::get().other_ca);
+    tls_echo peer;
+    expect_ssl_error(peer.connect(opts_with(ssl_mode::verify_ca)), "certificate verify failed");
+  }
 }
 
 TEST(Tls, UnreadableCaFileIsNamed) {
