@@ -105,7 +105,7 @@ std::string_view uri_option_name(uri_option_id id) noexcept {
   return k_names[static_cast<std::size_t>(id)];
 }
 
-status connect_options_builder::set_hosts(const std::vector<uri_endpoint>& hosts, bool dns_srv) {
+status connect_options_builder::set_hosts(std::vector<uri_endpoint> hosts, bool dns_srv) {
   if (hosts.empty()) return option_error("no host given");
   std::size_t with_priority = 0;
   for (const uri_endpoint& ep : hosts) {
@@ -136,11 +136,11 @@ status connect_options_builder::set_hosts(const std::vector<uri_endpoint>& hosts
   m_opts.dns_srv = dns_srv;
   m_opts.hosts.clear();
   m_opts.hosts.reserve(hosts.size());
-  for (const uri_endpoint& ep : hosts) {
+  for (uri_endpoint& ep : hosts) {
     host_address a;
-    a.host = ep.host;
+    a.host = std::move(ep.host);
     a.port = ep.port.value_or(a.port);
-    a.socket = ep.socket;
+    a.socket = std::move(ep.socket);
     a.priority = ep.priority;
     m_opts.hosts.push_back(std::move(a));
   }

@@ -56,12 +56,12 @@ public:
 
   // For options parsed from `uri`, which must outlive the builder: option
   // text that may hold a mistyped password is never quoted in errors.
-  void guard_uri(std::string_view uri) noexcept { m_quote.set_uri(uri); }
+  void guard_uri(std::string_view uri) noexcept { m_quote.uri = uri; }
 
   // Host rules: priorities 0..100, all or none; mysqlx+srv takes exactly one
   // host name, no port, no socket, no priority. Hosts with priorities are
   // ordered highest first (stable for equal priorities).
-  status set_hosts(const std::vector<uri_endpoint>& hosts, bool dns_srv);
+  status set_hosts(std::vector<uri_endpoint> hosts, bool dns_srv);
 
   // One option; `opt.name` is matched case-insensitively.
   status set_option(const uri_option& opt);
@@ -69,6 +69,7 @@ public:
   // Rules across options; call once, after the last set_option().
   status finish();
 
+  connect_options& options() noexcept { return m_opts; }
   connect_options take() { return std::move(m_opts); }
 
 private:

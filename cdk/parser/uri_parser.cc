@@ -80,7 +80,7 @@ public:
       return parse_error("longer than " + std::to_string(max_uri_length) + " bytes",
                          max_uri_length);
     }
-    m_quote.set_uri(m_uri);
+    m_quote.uri = m_uri;
     if (!check_characters() || !scheme() || !userinfo() || !host_part() || !schema() || !query())
       return std::move(m_error);
     if (m_pos != m_uri.size()) {
@@ -106,6 +106,10 @@ private:
   char peek() const noexcept { return at_end() ? '\0' : m_uri[m_pos]; }
 
   bool decode(std::string_view text, std::size_t base, std::string& out) {
+    if (text.find('%') == std::string_view::npos) { // the common case, kept cheap
+      out.assign(text.data(), text.size());
+      return true;
+    }
     auto r = pct_decode(text, base);
     if (!r) return fail(std::move(r).err());
     out = std::move(r).value();
@@ -369,6 +373,9 @@ private:
   bool query() {
     if (peek() != '?') return true;
     ++m_pos;
+    const std::string_view rest = m_uri.substr(m_pos);
+    m_parts.options.reserve(1 +
+                            static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '&')));
     do {
       if (!pair()) return false;
     } while (peek() == '&' && ++m_pos);
@@ -440,18 +447,18 @@ result<connect_options> parse_uri(std::string_view uri) {
   uri_parts& p = parts.value();
   connect_options_builder builder(p.password ? std::string_view(*p.password) : std::string_view());
   builder.guard_uri(uri);
-  if (auto st = builder.set_hosts(p.hosts, p.scheme == uri_scheme::mysqlx_srv); !st) {
+  if (auto st = builder.set_hosts(std::move(p.hosts), p.scheme == uri_scheme::mysqlx_srv); !st) {
     return std::move(st).err();
   }
   for (const uri_option& opt : p.options) {
     if (auto st = builder.set_option(opt); !st) return std::move(st).err();
   }
   if (auto st = builder.finish(); !st) return std::move(st).err();
-  connect_options out = builder.take();
+  connect_options& out = builder.options();
   if (p.user) out.user = std::move(*p.user);
   if (p.password) out.password = std::move(*p.password);
   if (p.schema) out.schema = std::move(*p.schema);
-  return out;
+  return builder.take();
 }
 
 } // namespace cdk

@@ -5,6 +5,7 @@
 
 #include "cdk/foundation/error.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,7 +21,32 @@ enum char_class : std::uint8_t {
   cc_pct = 8,         // %
 };
 
-std::uint8_t char_classes(unsigned char c) noexcept;
+namespace detail {
+// Built once at compile time: one table lookup per character in the hot loops.
+constexpr std::array<std::uint8_t, 256> make_table() {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = cc_unreserved;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = cc_unreserved;
+  for (int c = '0'; c <= '9'; ++c) t[c] = cc_unreserved;
+  // Connector/C++'s URI grammar (cdk/parser/uri_parser.cc) counts these
+  // sub-delimiters as unreserved; so do we, so that the same strings parse.
+  for (char c : std::string_view("-._~!$&'*+;=")) t[static_cast<unsigned char>(c)] = cc_unreserved;
+  // Raw UTF-8 is unambiguous (no delimiter is >= 0x80), so we accept it where
+  // the RFC would want it percent-encoded.
+  for (int c = 0x80; c <= 0xff; ++c) t[c] = cc_unreserved;
+  for (char c : std::string_view("(),")) t[static_cast<unsigned char>(c)] = cc_paren_comma;
+  for (char c : std::string_view(":/?@[]")) t[static_cast<unsigned char>(c)] = cc_gen_delim;
+  t['%'] = cc_pct;
+  return t;
+}
+
+inline constexpr std::array<std::uint8_t, 256> k_table = make_table();
+
+} // namespace detail
+
+inline std::uint8_t char_classes(unsigned char c) noexcept {
+  return detail::k_table[c];
+}
 
 inline bool is_digit(char c) noexcept {
   return c >= '0' && c <= '9';
@@ -33,7 +59,13 @@ inline char to_lower(char c) noexcept {
 }
 
 std::string lower(std::string_view s);
-bool iequals(std::string_view a, std::string_view b) noexcept;
+inline bool iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (to_lower(a[i]) != to_lower(b[i])) return false;
+  }
+  return true;
+}
 bool istarts_with(std::string_view s, std::string_view prefix) noexcept;
 
 // Decodes %XX escapes of `text`, which starts at offset `base` of the URI.
@@ -52,10 +84,8 @@ error option_error(std::string what);
 // mistyped password may sit there unrecognised, or be split so that part of
 // it lands in an option (see uri_parser.cc, "Passwords and error text").
 struct quoter {
-  std::string_view secret;     // the password, when known
-  std::string_view guard;      // URI text before its last '@'
-  std::size_t hide_before = 0; // offset just past that '@'; 0: none
-  void set_uri(std::string_view uri) noexcept;
+  std::string_view secret; // the password, when known
+  std::string_view uri;    // the whole URI, when the option came from one
   std::string operator()(std::string_view text, std::size_t pos) const;
 };
 

@@ -53,4 +53,16 @@ void BM_uri_bad_option(benchmark::State& state) {
 }
 BENCHMARK(BM_uri_bad_option);
 
+// Worst case for error quoting: a long text before the last '@' that every
+// quoted value is compared with. Must stay linear, not quadratic.
+void BM_uri_bad_option_long_guard(benchmark::State& state) {
+  const std::string uri =
+      "u:" + std::string(30000, 'p') + "@db?ssl-mode=" + std::string(30000, 'v');
+  for (auto _ : state) {
+    auto r = cdk::parse_uri(uri);
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_uri_bad_option_long_guard);
+
 } // namespace
