@@ -1,0 +1,353 @@
+// The precedence levels of the expression language, loosest first:
+//
+//   or        := xor ((OR | '||') xor)*
+//   xor       := and (XOR and)*
+//   and       := not ((AND | '&&') not)*
+//   not       := NOT not | compare
+//   compare   := predicate ((= | == | != | <> | < | <= | > | >=) predicate
+//                           | IS [NOT] (NULL | TRUE | FALSE))*
+//   predicate := bit_or [NOT] IN '(' or (',' or)* ')'
+//              | bit_or [NOT] IN bit_or                    (cont_in)
+//              | bit_or [NOT] (LIKE bit_or [ESCAPE bit_or] | REGEXP bit_or
+//                              | RLIKE bit_or | OVERLAPS bit_or)
+//              | bit_or [NOT] BETWEEN bit_or AND predicate
+//              | bit_or
+//   bit_or    := bit_and ('|' bit_and)*
+//   bit_and   := shift ('&' shift)*
+//   shift     := add (('<<' | '>>') add)*
+//   add       := (mul | INTERVAL bit_or unit '+' mul)
+//                (('+' | '-') (mul | INTERVAL bit_or unit))*
+//   mul       := bit_xor (('*' | '/' | DIV | '%' | MOD) bit_xor)*
+//   bit_xor   := unary ('^' unary)*
+//   unary     := ('-' | '+' | '!' | '~' | NOT | BINARY) unary | atom
+//
+// This is MySQL's grammar (sql_yacc.yy: expr, bool_pri, predicate, bit_expr,
+// simple_expr) restricted to what Mysqlx.Expr can carry.
+#include "cdk/parser/expr_parser_impl.h"
+
+#include <algorithm>
+
+namespace cdk::expr_detail {
+
+using Mysqlx::Datatypes::Scalar;
+using Mysqlx::Expr::Expr;
+using Mysqlx::Expr::Operator;
+
+int parser::binary_level(Expr& out, level_fn next, match_fn match) {
+  int depth = (this->*next)(out);
+  if (depth < 0) return -1;
+  while (const char* name = match(m_tok)) {
+    advance();
+    Operator& op = wrap_binary(out, name);
+    const int rhs = (this->*next)(*op.add_param());
+    if (rhs < 0) return -1;
+    depth = grow(std::max(depth, rhs));
+    if (depth < 0) return -1;
+  }
+  return depth;
+}
+
+namespace {
+
+bool is_kw(const token& t, kw k) {
+  return t.kind == tok::word && t.keyword == k;
+}
+
+const char* match_or(const token& t) {
+  return (t.kind == tok::bar2 || is_kw(t, kw::or_)) ? "||" : nullptr;
+}
+const char* match_xor(const token& t) {
+  return is_kw(t, kw::xor_) ? "xor" : nullptr;
+}
+const char* match_and(const token& t) {
+  return (t.kind == tok::amp2 || is_kw(t, kw::and_)) ? "&&" : nullptr;
+}
+const char* match_bit_or(const token& t) {
+  return t.kind == tok::bar ? "|" : nullptr;
+}
+const char* match_bit_and(const token& t) {
+  return t.kind == tok::amp ? "&" : nullptr;
+}
+const char* match_shift(const token& t) {
+  if (t.kind == tok::shl) return "<<";
+  return t.kind == tok::shr ? ">>" : nullptr;
+}
+const char* match_mul(const token& t) {
+  switch (t.kind) {
+  case tok::star:
+    return "*";
+  case tok::slash:
+    return "/";
+  case tok::percent:
+    return "%";
+  case tok::word:
+    return t.keyword == kw::div ? "div" : t.keyword == kw::mod ? "%" : nullptr;
+  default:
+    return nullptr;
+  }
+}
+const char* match_bit_xor(const token& t) {
+  return t.kind == tok::hat ? "^" : nullptr;
+}
+const char* match_compare(const token& t) {
+  switch (t.kind) {
+  case tok::eq:
+    return "==";
+  case tok::ne:
+    return "!=";
+  case tok::lt:
+    return "<";
+  case tok::le:
+    return "<=";
+  case tok::gt:
+    return ">";
+  case tok::ge:
+    return ">=";
+  default:
+    return nullptr;
+  }
+}
+
+bool is_predicate_kw(const token& t) {
+  if (t.kind != tok::word) return false;
+  switch (t.keyword) {
+  case kw::in:
+  case kw::like:
+  case kw::rlike:
+  case kw::regexp:
+  case kw::between:
+  case kw::overlaps:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+int parser::parse_or(Expr& out) {
+  return binary_level(out, &parser::parse_xor, match_or);
+}
+int parser::parse_xor(Expr& out) {
+  return binary_level(out, &parser::parse_and, match_xor);
+}
+int parser::parse_and(Expr& out) {
+  return binary_level(out, &parser::parse_not, match_and);
+}
+
+int parser::parse_not(Expr& out) {
+  if (!at(kw::not_)) return parse_compare(out);
+  nest guard(*this);
+  if (guard.too_deep()) return fail_too_deep();
+  advance();
+  Operator& op = make_op(out, "not");
+  const int depth = parse_not(*op.add_param());
+  return depth < 0 ? -1 : grow(depth);
+}
+
+int parser::parse_compare(Expr& out) {
+  int depth = parse_predicate(out);
+  while (depth >= 0) {
+    if (const char* name = match_compare(m_tok)) {
+      advance();
+      Operator& op = wrap_binary(out, name);
+      const int rhs = parse_predicate(*op.add_param());
+      if (rhs < 0) return -1;
+      depth = grow(std::max(depth, rhs));
+    } else if (at(kw::is)) {
+      advance();
+      const bool negated = accept(kw::not_);
+      Operator& op = wrap_binary(out, negated ? "is_not" : "is");
+      Scalar& lit = *op.add_param()->mutable_literal();
+      op.mutable_param(1)->set_type(Expr::LITERAL);
+      if (at(kw::null)) {
+        lit.set_type(Scalar::V_NULL);
+      } else if (at(kw::true_) || at(kw::false_)) {
+        lit.set_type(Scalar::V_BOOL);
+        lit.set_v_bool(at(kw::true_));
+      } else {
+        return fail_expected(negated ? "NULL, TRUE or FALSE after IS NOT"
+                                     : "NOT, NULL, TRUE or FALSE after IS");
+      }
+      advance();
+      depth = grow(depth);
+    } else {
+      break;
+    }
+  }
+  return depth;
+}
+
+int parser::parse_predicate(Expr& out) {
+  const int depth = parse_bit_or(out);
+  if (depth < 0) return -1;
+  bool negated = false;
+  if (at(kw::not_)) {
+    if (!is_predicate_kw(peek())) {
+      advance();
+      return fail_expected("IN, LIKE, BETWEEN, REGEXP or OVERLAPS after NOT");
+    }
+    advance();
+    negated = true;
+  }
+  if (!is_predicate_kw(m_tok)) return depth;
+
+  const kw which = m_tok.keyword;
+  advance();
+  int args = depth;
+  auto operand = [&](Expr& e, level_fn level) {
+    const int d = (this->*level)(e);
+    if (d < 0) return false;
+    args = std::max(args, d);
+    return true;
+  };
+  switch (which) {
+  case kw::in:
+    if (at(tok::lparen)) {
+      Operator& op = wrap_binary(out, negated ? "not_in" : "in");
+      const int d = parse_paren_list(op);
+      if (d < 0) return -1;
+      args = std::max(args, d);
+    } else {
+      Operator& op = wrap_binary(out, negated ? "not_cont_in" : "cont_in");
+      if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    }
+    break;
+  case kw::like: {
+    Operator& op = wrap_binary(out, negated ? "not_like" : "like");
+    if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    if (accept(kw::escape) && !operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    break;
+  }
+  case kw::rlike:
+  case kw::regexp: {
+    Operator& op = wrap_binary(out, negated ? "not_regexp" : "regexp");
+    if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    break;
+  }
+  case kw::overlaps: {
+    Operator& op = wrap_binary(out, negated ? "not_overlaps" : "overlaps");
+    if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    break;
+  }
+  default: { // BETWEEN; its upper bound may itself be a predicate, as in MySQL
+    nest guard(*this);
+    if (guard.too_deep()) return fail_too_deep();
+    Operator& op = wrap_binary(out, negated ? "not_between" : "between");
+    if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    if (!accept(kw::and_)) return fail_expected("AND in BETWEEN ... AND ...");
+    if (!operand(*op.add_param(), &parser::parse_predicate)) return -1;
+    break;
+  }
+  }
+  return grow(args);
+}
+
+int parser::parse_bit_or(Expr& out) {
+  return binary_level(out, &parser::parse_bit_and, match_bit_or);
+}
+int parser::parse_bit_and(Expr& out) {
+  return binary_level(out, &parser::parse_shift, match_bit_and);
+}
+int parser::parse_shift(Expr& out) {
+  return binary_level(out, &parser::parse_add, match_shift);
+}
+
+int parser::parse_add(Expr& out) {
+  int depth = at(kw::interval) ? parse_leading_interval(out) : parse_mul(out);
+  while (depth >= 0 && (at(tok::plus) || at(tok::minus))) {
+    const bool plus = at(tok::plus);
+    advance();
+    if (accept(kw::interval)) {
+      depth = parse_interval_tail(out, depth, plus ? "date_add" : "date_sub");
+      continue;
+    }
+    Operator& op = wrap_binary(out, plus ? "+" : "-");
+    const int rhs = parse_mul(*op.add_param());
+    if (rhs < 0) return -1;
+    depth = grow(std::max(depth, rhs));
+  }
+  return depth;
+}
+
+// After "lhs + INTERVAL" (already consumed): the amount and the unit.
+int parser::parse_interval_tail(Expr& out, int depth, const char* name) {
+  nest guard(*this);
+  if (guard.too_deep()) return fail_too_deep();
+  Operator& op = wrap_binary(out, name);
+  const int amount = parse_bit_or(*op.add_param());
+  if (amount < 0 || !parse_interval_unit(*op.add_param())) return -1;
+  return grow(std::max(depth, amount));
+}
+
+// MySQL also allows "INTERVAL n unit + date"; it is the same date_add.
+int parser::parse_leading_interval(Expr& out) {
+  nest guard(*this);
+  if (guard.too_deep()) return fail_too_deep();
+  advance(); // INTERVAL
+  Expr amount;
+  Expr unit;
+  const int amount_depth = parse_bit_or(amount);
+  if (amount_depth < 0 || !parse_interval_unit(unit)) return -1;
+  if (!expect(tok::plus, "'+' after INTERVAL ... unit")) return -1;
+  const int date = parse_mul(out);
+  if (date < 0) return -1;
+  Operator& op = wrap_binary(out, "date_add");
+  op.add_param()->Swap(&amount);
+  op.add_param()->Swap(&unit);
+  return grow(std::max(date, amount_depth));
+}
+
+int parser::parse_mul(Expr& out) {
+  return binary_level(out, &parser::parse_bit_xor, match_mul);
+}
+int parser::parse_bit_xor(Expr& out) {
+  return binary_level(out, &parser::parse_unary, match_bit_xor);
+}
+
+int parser::parse_unary(Expr& out) {
+  nest guard(*this);
+  if (guard.too_deep()) return fail_too_deep();
+  const char* name = nullptr;
+  switch (m_tok.kind) {
+  case tok::minus:
+  case tok::plus: {
+    const bool minus = at(tok::minus);
+    advance();
+    // A signed number is one literal, as in the other connectors: -1 is
+    // V_SINT -1, not sign_minus(1).
+    if (at(tok::integer) || at(tok::hex) || at(tok::number)) return parse_number(out, minus);
+    name = minus ? "sign_minus" : "sign_plus";
+    break;
+  }
+  case tok::bang:
+    name = "!";
+    advance();
+    break;
+  case tok::tilde:
+    name = "~";
+    advance();
+    break;
+  case tok::word:
+    if (m_tok.keyword == kw::not_) { // as in "a = NOT b"; binds like '!'
+      name = "not";
+      advance();
+    } else if (m_tok.keyword == kw::binary) { // BINARY x is CAST(x AS BINARY)
+      advance();
+      Operator& op = make_op(out, "cast");
+      const int depth = parse_unary(*op.add_param());
+      if (depth < 0) return -1;
+      set_octets(*op.add_param(), "BINARY");
+      return grow(depth);
+    }
+    break;
+  default:
+    break;
+  }
+  if (name == nullptr) return parse_atom(out);
+  Operator& op = make_op(out, name);
+  const int depth = parse_unary(*op.add_param());
+  return depth < 0 ? -1 : grow(depth);
+}
+
+} // namespace cdk::expr_detail

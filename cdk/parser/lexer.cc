@@ -1,0 +1,348 @@
+#include "cdk/parser/lexer.h"
+
+#include <array>
+
+namespace cdk::expr_lex {
+namespace {
+
+constexpr bool is_digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
+constexpr bool is_hex_digit(char c) noexcept {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+// Bytes >= 0x80 are parts of UTF-8 sequences (checked up front), which
+// MySQL allows in unquoted identifiers.
+constexpr bool is_word_start(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+constexpr bool is_word_char(char c) noexcept {
+  return is_word_start(c) || is_digit(c);
+}
+constexpr char upper(char c) noexcept {
+  return (c >= 'a' && c <= 'z') ? char(c - 32) : c;
+}
+
+struct kw_entry {
+  std::string_view text;
+  kw k;
+};
+
+// Few enough that a scan over the entries of the word's length is fastest.
+constexpr std::array<kw_entry, 24> k_keywords{{
+    {"AND", kw::and_},          {"OR", kw::or_},        {"XOR", kw::xor_},
+    {"NOT", kw::not_},          {"IS", kw::is},         {"IN", kw::in},
+    {"LIKE", kw::like},         {"RLIKE", kw::rlike},   {"REGEXP", kw::regexp},
+    {"BETWEEN", kw::between},   {"TRUE", kw::true_},    {"FALSE", kw::false_},
+    {"NULL", kw::null},         {"DIV", kw::div},       {"MOD", kw::mod},
+    {"INTERVAL", kw::interval}, {"CAST", kw::cast},     {"BINARY", kw::binary},
+    {"OVERLAPS", kw::overlaps}, {"ESCAPE", kw::escape}, {"AS", kw::as},
+    {"ASC", kw::asc},           {"DESC", kw::desc},     {"", kw::none},
+}};
+
+kw classify(std::string_view w) noexcept {
+  if (w.size() < 2 || w.size() > 8) return kw::none;
+  for (const auto& e : k_keywords)
+    if (e.text.size() == w.size() && word_is(w, e.text)) return e.k;
+  return kw::none;
+}
+
+} // namespace
+
+bool word_is(std::string_view word, std::string_view up) noexcept {
+  if (word.size() != up.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i)
+    if (upper(word[i]) != up[i]) return false;
+  return true;
+}
+
+token lexer::fail(std::size_t pos, const char* what) noexcept {
+  if (m_err_pos == npos) {
+    m_err_pos = pos;
+    m_err_what = what;
+  }
+  m_pos = static_cast<std::uint32_t>(m_in.size());
+  return token{tok::end, kw::none, m_pos, 0, false};
+}
+
+token lexer::next() noexcept {
+  const std::size_t n = m_in.size();
+  while (m_pos < n && (m_in[m_pos] == ' ' || m_in[m_pos] == '\t' || m_in[m_pos] == '\n' ||
+                       m_in[m_pos] == '\r' || m_in[m_pos] == '\f' || m_in[m_pos] == '\v'))
+    ++m_pos;
+  const std::uint32_t start = m_pos;
+  if (start >= n) return token{tok::end, kw::none, start, 0, false};
+
+  const char c = m_in[start];
+  const char c1 = start + 1 < n ? m_in[start + 1] : '\0';
+  const char c2 = start + 2 < n ? m_in[start + 2] : '\0';
+  auto punct = [&](tok k, std::uint32_t len) {
+    m_pos = start + len;
+    return token{k, kw::none, start, len, false};
+  };
+
+  if (is_word_start(c)) return scan_word(start);
+  if (is_digit(c) || (c == '.' && is_digit(c1))) return scan_number(start);
+  switch (c) {
+  case '\'':
+  case '"':
+    return scan_quoted(start, tok::string);
+  case '`':
+    return scan_quoted(start, tok::qword);
+  case '(':
+    return punct(tok::lparen, 1);
+  case ')':
+    return punct(tok::rparen, 1);
+  case '[':
+    return punct(tok::lsquare, 1);
+  case ']':
+    return punct(tok::rsquare, 1);
+  case '{':
+    return punct(tok::lcurly, 1);
+  case '}':
+    return punct(tok::rcurly, 1);
+  case ',':
+    return punct(tok::comma, 1);
+  case '.':
+    return punct(tok::dot, 1);
+  case ':':
+    return punct(tok::colon, 1);
+  case '?':
+    return punct(tok::qmark, 1);
+  case '$':
+    return punct(tok::dollar, 1);
+  case '*':
+    return c1 == '*' ? punct(tok::dstar, 2) : punct(tok::star, 1);
+  case '+':
+    return punct(tok::plus, 1);
+  case '-':
+    if (c1 == '>') return c2 == '>' ? punct(tok::arrow2, 3) : punct(tok::arrow, 2);
+    return punct(tok::minus, 1);
+  case '/':
+    return punct(tok::slash, 1);
+  case '%':
+    return punct(tok::percent, 1);
+  case '^':
+    return punct(tok::hat, 1);
+  case '~':
+    return punct(tok::tilde, 1);
+  case '!':
+    return c1 == '=' ? punct(tok::ne, 2) : punct(tok::bang, 1);
+  case '&':
+    return c1 == '&' ? punct(tok::amp2, 2) : punct(tok::amp, 1);
+  case '|':
+    return c1 == '|' ? punct(tok::bar2, 2) : punct(tok::bar, 1);
+  case '=':
+    return c1 == '=' ? punct(tok::eq, 2) : punct(tok::eq, 1);
+  case '<':
+    if (c1 == '<') return punct(tok::shl, 2);
+    if (c1 == '=') return punct(tok::le, 2);
+    if (c1 == '>') return punct(tok::ne, 2);
+    return punct(tok::lt, 1);
+  case '>':
+    if (c1 == '>') return punct(tok::shr, 2);
+    if (c1 == '=') return punct(tok::ge, 2);
+    return punct(tok::gt, 1);
+  default:
+    return fail(start, "unexpected character");
+  }
+}
+
+token lexer::scan_word(std::uint32_t start) noexcept {
+  std::uint32_t p = start + 1;
+  while (p < m_in.size() && is_word_char(m_in[p])) ++p;
+  m_pos = p;
+  token t{tok::word, kw::none, start, p - start, false};
+  t.keyword = classify(m_in.substr(start, t.len));
+  return t;
+}
+
+token lexer::scan_number(std::uint32_t start) noexcept {
+  const std::size_t n = m_in.size();
+  std::uint32_t p = start;
+  if (m_in[p] == '0' && p + 1 < n && (m_in[p + 1] == 'x' || m_in[p + 1] == 'X')) {
+    p += 2;
+    while (p < n && is_hex_digit(m_in[p])) ++p;
+    if (p == start + 2) return fail(start, "expected hexadecimal digits after '0x'");
+    m_pos = p;
+    return token{tok::hex, kw::none, start, p - start, false};
+  }
+  tok kind = tok::integer;
+  while (p < n && is_digit(m_in[p])) ++p;
+  if (p < n && m_in[p] == '.') {
+    kind = tok::number;
+    ++p;
+    while (p < n && is_digit(m_in[p])) ++p;
+  }
+  // An exponent needs digits; otherwise the 'e' starts the next token.
+  if (p < n && (m_in[p] == 'e' || m_in[p] == 'E')) {
+    std::uint32_t q = p + 1;
+    if (q < n && (m_in[q] == '+' || m_in[q] == '-')) ++q;
+    if (q < n && is_digit(m_in[q])) {
+      kind = tok::number;
+      p = q;
+      while (p < n && is_digit(m_in[p])) ++p;
+    }
+  }
+  m_pos = p;
+  return token{kind, kw::none, start, p - start, false};
+}
+
+token lexer::scan_quoted(std::uint32_t start, tok kind) noexcept {
+  const char q = m_in[start];
+  const bool backslash = kind == tok::string;
+  bool escaped = false;
+  std::size_t p = start + 1;
+  for (;;) {
+    if (p >= m_in.size())
+      return fail(start, kind == tok::string ? "unterminated string" : "unterminated identifier");
+    const char c = m_in[p];
+    if (c == '\\' && backslash) {
+      escaped = true;
+      p += 2;
+      continue;
+    }
+    if (c == q) {
+      if (p + 1 < m_in.size() && m_in[p + 1] == q) {
+        escaped = true;
+        p += 2;
+        continue;
+      }
+      break;
+    }
+    ++p;
+  }
+  m_pos = static_cast<std::uint32_t>(p + 1);
+  return token{kind, kw::none, start, m_pos - start, escaped};
+}
+
+void unquote(std::string_view text, tok kind, bool escaped, std::string& out) {
+  const std::string_view body = text.substr(1, text.size() - 2);
+  if (!escaped) {
+    out.assign(body.data(), body.size());
+    return;
+  }
+  const char q = text.front();
+  out.clear();
+  out.reserve(body.size());
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c == q) { // a doubled quote (the lexer checked)
+      ++i;
+    } else if (c == '\\' && kind == tok::string && i + 1 < body.size()) {
+      c = body[++i];
+      switch (c) {
+      case '0':
+        c = '\0';
+        break;
+      case 'b':
+        c = '\b';
+        break;
+      case 'n':
+        c = '\n';
+        break;
+      case 'r':
+        c = '\r';
+        break;
+      case 't':
+        c = '\t';
+        break;
+      case 'Z':
+        c = '\x1a';
+        break;
+      case '%':
+      case '_':
+        out.push_back('\\');
+        break;
+      default:
+        break;
+      }
+    }
+    out.push_back(c);
+  }
+}
+
+std::string describe(const lexer& lx, const token& t) {
+  if (t.kind == tok::end) return "end of input";
+  std::string_view s = lx.text(t);
+  constexpr std::size_t max_len = 24;
+  std::string r = "'";
+  r.append(s.substr(0, max_len));
+  if (s.size() > max_len) r += "...";
+  r += "'";
+  return r;
+}
+
+std::size_t find_invalid_utf8(std::string_view s) noexcept {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    std::uint32_t cp = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+      cp = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      cp = c & 0x0Fu;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      cp = c & 0x07u;
+    } else {
+      return i;
+    }
+    if (i + len > n) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0u) != 0x80u) return i;
+      cp = (cp << 6) | (cc & 0x3Fu);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF.
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+      return i;
+    i += len;
+  }
+  return lexer::npos;
+}
+
+error parse_error(std::string_view input, std::size_t pos, std::string_view what) {
+  // Long inputs are shown as a window around the position.
+  constexpr std::size_t before = 40;
+  constexpr std::size_t after = 30;
+  if (pos > input.size()) pos = input.size();
+  std::size_t from = pos > before ? pos - before : 0;
+  std::size_t to = input.size() - pos > after ? pos + after : input.size();
+  // Do not cut UTF-8 sequences in half.
+  while (from > 0 && (static_cast<unsigned char>(input[from]) & 0xC0u) == 0x80u) --from;
+  while (to < input.size() && (static_cast<unsigned char>(input[to]) & 0xC0u) == 0x80u) ++to;
+
+  std::string msg(what);
+  msg += " at position ";
+  msg += std::to_string(pos);
+  msg += "\n  ";
+  std::string caret = "  ";
+  if (from > 0) {
+    msg += "...";
+    caret += "   ";
+  }
+  for (std::size_t i = from; i < to; ++i) {
+    const auto c = static_cast<unsigned char>(input[i]);
+    msg += c < 0x20 || c == 0x7f ? ' ' : static_cast<char>(c);
+    // One caret column per character, not per byte.
+    if (i < pos && (c & 0xC0u) != 0x80u) caret += ' ';
+  }
+  if (to < input.size()) msg += "...";
+  msg += '\n';
+  msg += caret;
+  msg += '^';
+  return error::client(client_errc::parse, std::move(msg));
+}
+
+} // namespace cdk::expr_lex
