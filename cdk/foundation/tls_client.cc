@@ -22,6 +22,7 @@
 #include <openssl/x509v3.h>
 #include <string>
 #include <strings.h>
+#include <sys/stat.h>
 #include <vector>
 
 namespace cdk {
@@ -115,12 +116,25 @@ status apply_ciphers(SSL_CTX* ctx, const std::vector<std::string>& names) {
   return ok();
 }
 
+// OpenSSL reads hashed directories lazily and accepts a missing one, which
+// would turn a typo into a vague verify failure later.
+status check_dir(const std::string& dir, const char* option) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return ssl_error(std::string("Can't use ") + option + " '" + dir + "': not a directory");
+  }
+  return ok();
+}
+
 status load_trust(SSL_CTX* ctx, const tls_options& opts) {
   if (opts.ca.empty() && opts.capath.empty()) {
     if (SSL_CTX_set_default_verify_paths(ctx) != 1) {
       return ssl_error("Can't load the system CA certificates: " + take_ssl_error("unknown"));
     }
     return ok();
+  }
+  if (!opts.capath.empty()) {
+    if (auto st = check_dir(opts.capath, "ssl-capath"); !st) return st;
   }
   const char* ca = opts.ca.empty() ? nullptr : opts.ca.c_str();
   const char* capath = opts.capath.empty() ? nullptr : opts.capath.c_str();
@@ -142,6 +156,7 @@ status load_crls(SSL_CTX* ctx, const tls_options& opts) {
     }
   }
   if (!opts.crlpath.empty()) {
+    if (auto st = check_dir(opts.crlpath, "ssl-crlpath"); !st) return st;
     // A hashed directory (<issuer hash>.r0), looked up while verifying.
     X509_LOOKUP* lookup = X509_STORE_add_lookup(store, X509_LOOKUP_hash_dir());
     if (lookup == nullptr ||

@@ -90,10 +90,30 @@ TEST(Tls, VerifyCaWithoutCaUsesTheSystemStore) {
   }
 }
 
-TEST(Tls, UnreadableCaFileIsNamed) {
-  tls_echo peer;
-  expect_ssl_error(peer.connect(opts_with(ssl_mode::verify_ca, "/nonexistent/ca.pem")),
-                   "ssl-ca '/nonexistent/ca.pem'");
+TEST(Tls, UnreadableCaAndCrlLocationsAreNamed) {
+  {
+    tls_echo peer;
+    expect_ssl_error(peer.connect(opts_with(ssl_mode::verify_ca, "/nonexistent/ca.pem")),
+                     "Can't load ssl-ca '/nonexistent/ca.pem'");
+  }
+  {
+    tls_echo peer;
+    tls_options o = opts_with(ssl_mode::verify_ca);
+    o.capath = "/nonexistent/certs";
+    expect_ssl_error(peer.connect(o), "Can't use ssl-capath '/nonexistent/certs': not a directory");
+  }
+  {
+    tls_echo peer;
+    tls_options o = opts_with(ssl_mode::verify_ca, test_pki::get().ca);
+    o.crl = "/nonexistent/crl.pem";
+    expect_ssl_error(peer.connect(o), "Can't load ssl-crl '/nonexistent/crl.pem'");
+  }
+  {
+    tls_echo peer;
+    tls_options o = opts_with(ssl_mode::verify_ca, test_pki::get().ca);
+    o.crlpath = test_pki::get().crl; // a file, not a directory
+    expect_ssl_error(peer.connect(o), "ssl-crlpath '" + test_pki::get().crl + "': not a directory");
+  }
 }
 
 TEST(Tls, VerifyIdentityAcceptsNamesInTheCertificate) {
