@@ -134,7 +134,7 @@ TEST(Fork, RawForkSyscallIsDetectedToo) {
 }
 
 TEST(Fork, GenerationChangesOnlyInTheChild) {
-  cdk::docid::install_fork_guard();  // a generator does this before its first id
+  cdk::docid::install_fork_guard(); // a generator does this before its first id
   const auto mine = cdk::docid::fork_generation();
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
