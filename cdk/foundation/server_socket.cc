@@ -80,7 +80,9 @@ result<listener> listener::listen_tcp(const std::string& host, std::uint16_t por
                                                       "': not a numeric address (" +
                                                       gai_strerror(rc) + ")");
   }
-  unique_fd fd(::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  // Non-blocking: accept() after poll() must not block when the client went
+  // away in between. Accepted sockets do not inherit it.
+  unique_fd fd(::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   int err = errno;
   if (fd.valid()) {
     int one = 1;
@@ -116,7 +118,7 @@ result<listener> listener::listen_unix(const std::string& path, int backlog) {
   // else at that path is not ours to delete.
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
-  unique_fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  unique_fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!fd.valid()) return listen_error(path, errno);
   if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
       ::listen(fd.get(), backlog) != 0) {
@@ -136,12 +138,11 @@ result<std::unique_ptr<socket_stream>> listener::accept(std::chrono::millisecond
     }
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
-    int rc = ready < 0 ? -1
-                       : ::accept4(m_fd.get(), reinterpret_cast<sockaddr*>(&ss), &len,
-                                   SOCK_CLOEXEC | SOCK_NONBLOCK);
+    int rc = ready < 0
+                 ? -1
+                 : ::accept4(m_fd.get(), reinterpret_cast<sockaddr*>(&ss), &len, SOCK_CLOEXEC);
     if (rc >= 0) {
       unique_fd fd(rc);
-      set_nonblocking(fd.get(), false);
       bool local = ss.ss_family == AF_UNIX;
       if (!local) {
         int one = 1;
