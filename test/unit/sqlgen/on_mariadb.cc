@@ -257,5 +257,88 @@ TEST_F(SqlgenMariadb, DeleteAndTableInsert) {
   ASSERT_FALSE(db.exec("DROP SCHEMA sqlgen_test"));
 }
 
+// Every operator, cast type, interval unit and literal form is SQL that
+// MariaDB accepts (results are checked above where they matter).
+TEST_F(SqlgenMariadb, EveryFormParses) {
+  mariadb& db = this->db();
+  load(db);
+  const Expr a = column("a");
+  std::vector<std::pair<std::string, Expr>> exprs;
+  for (const char* u : {"!", "not", "sign_minus", "sign_plus", "~"})
+    exprs.emplace_back(u, op(u, {a}));
+  for (const char* b : {"!=",  "%",   "&",  "&&", "*",      "+",         "-",  "/",
+                        "<",   "<<",  "<=", "==", ">",      ">=",        ">>", "^",
+                        "div", "xor", "|",  "||", "regexp", "not_regexp"})
+    exprs.emplace_back(b, op(b, {a, num(3)}));
+  exprs.emplace_back("is", op("is", {a, lit(s_null())}));
+  exprs.emplace_back("is_not", op("is_not", {a, lit(s_bool(true))}));
+  exprs.emplace_back("between", op("not_between", {a, num(1), num(2)}));
+  exprs.emplace_back("like", op("not_like", {column("b"), str("x!%"), str("!")}));
+  exprs.emplace_back("in", op("not_in", {a, num(1), num(2)}));
+  exprs.emplace_back("in array", op("in", {a, array({num(1), num(2)})}));
+  exprs.emplace_back("cont_in", op("not_cont_in", {str("x"), path({member("k")}, "j")}));
+  exprs.emplace_back("overlaps", op("overlaps", {path({member("k")}, "j"), array({num(1)})}));
+  for (const char* unit : {"DAY",
+                           "DAY_HOUR",
+                           "DAY_MICROSECOND",
+                           "DAY_MINUTE",
+                           "DAY_SECOND",
+                           "HOUR",
+                           "HOUR_MICROSECOND",
+                           "HOUR_MINUTE",
+                           "HOUR_SECOND",
+                           "MICROSECOND",
+                           "MINUTE",
+                           "MINUTE_MICROSECOND",
+                           "MINUTE_SECOND",
+                           "MONTH",
+                           "QUARTER",
+                           "SECOND",
+                           "SECOND_MICROSECOND",
+                           "WEEK",
+                           "YEAR",
+                           "YEAR_MONTH"})
+    exprs.emplace_back(unit, op("date_sub", {str("2024-01-01"), num(1), plain(unit)}));
+  for (const char* type :
+       {"SIGNED", "SIGNED INTEGER", "UNSIGNED", "UNSIGNED INTEGER", "BINARY", "BINARY(4)", "CHAR",
+        "CHAR(4)", "DATE", "DATETIME", "TIME", "DECIMAL", "DECIMAL(5)", "DECIMAL(5,2)"})
+    exprs.emplace_back(type, op("cast", {a, plain(type)}));
+  exprs.emplace_back("cast JSON", op("cast", {str("[1]"), plain("JSON")}));
+  // POINT(1 2) as WKB: byte order, type 1, x, y.
+  const std::string wkb("\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf0\x3f"
+                        "\x00\x00\x00\x00\x00\x00\x00\x40",
+                        21);
+  exprs.emplace_back("geometry", fn("ST_ASTEXT", {lit(s_octets(wkb, 1))}));
+  exprs.emplace_back("JSON octets", lit(s_octets("{\"k\": [1]}", 2)));
+  exprs.emplace_back("XML octets", lit(s_octets("<a/>", 3)));
+  exprs.emplace_back("float", lit(s_float(0.1f)));
+  exprs.emplace_back("double", lit(s_double(-1e-300)));
+  exprs.emplace_back("uint", lit(s_uint(18446744073709551615ULL)));
+  exprs.emplace_back("string", str(std::string("\0'\"\\\n\r\x1a%_", 10)));
+  exprs.emplace_back("object", object({{"k", array({path({member("k")}, "j"), lit(s_null())})}}));
+  exprs.emplace_back("function", fn("JSON_LENGTH", {path({member("k")}, "j")}));
+  for (const auto& [name, e] : exprs) {
+    SCOPED_TRACE(name);
+    Mysqlx::Crud::Find f;
+    *f.mutable_collection() = collection("t", "sqlgen_test");
+    f.set_data_model(Mysqlx::Crud::TABLE);
+    auto* p = f.add_projection();
+    *p->mutable_source() = e;
+    p->set_alias("x");
+    const auto sql = xserver::sqlgen::render_find(f);
+    ASSERT_TRUE(sql.ok()) << sql.err().message;
+    const auto err = db.exec(sql.value());
+    EXPECT_FALSE(err) << sql.value() << "\n" << err.value_or("");
+  }
+  Mysqlx::Crud::Insert i;
+  *i.mutable_collection() = collection("t", "sqlgen_test");
+  i.set_data_model(Mysqlx::Crud::TABLE);
+  i.add_projection()->set_name("a");
+  *i.add_row()->add_field() = op("default");
+  const auto sql = xserver::sqlgen::render_insert_table(i);
+  ASSERT_TRUE(sql.ok());
+  EXPECT_FALSE(db.exec(sql.value()));
+}
+
 } // namespace
 } // namespace sqlgen_test

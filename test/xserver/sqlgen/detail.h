@@ -56,6 +56,8 @@ template <typename Fn> cdk::result<std::string> guarded(Fn&& fn) {
 // ---- text helpers (quote.cc)
 void append_string(std::string& out, std::string_view text);     // 'text'
 void append_identifier(std::string& out, std::string_view name); // `name`
+void append_hex(std::string& out, std::string_view bytes);       // X'0A1B'
+bool is_utf8(std::string_view s);
 void append_identifier_if_needed(std::string& out, std::string_view name);
 std::string json_member(std::string_view name); // a, or "a b" (JSON-quoted)
 std::string number_text(double v);

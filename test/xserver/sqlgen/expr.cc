@@ -125,16 +125,21 @@ void expr_writer::scalar(const Scalar& s) {
   }
 }
 
-// Octets content types: 0 plain, 1 geometry (WKB), 2 JSON, 3 XML.
+// Octets content types: 0 plain, 1 geometry (WKB), 2 JSON, 3 XML. Bytes that
+// are not UTF-8 become a hex (binary) literal: MariaDB rejects them in a
+// utf8mb4 string literal, and its geometry functions want binary strings.
 void expr_writer::octets(const Scalar::Octets& o) {
   switch (o.content_type()) {
   case 0:
   case 3:
-    append_string(m_out, o.value());
+    if (is_utf8(o.value()))
+      append_string(m_out, o.value());
+    else
+      append_hex(m_out, o.value());
     break;
   case 1:
     put("ST_GEOMFROMWKB(");
-    append_string(m_out, o.value());
+    append_hex(m_out, o.value());
     put(")");
     break;
   case 2:

@@ -60,6 +60,34 @@ void append_string(std::string& out, std::string_view text) {
   out.push_back('\'');
 }
 
+void append_hex(std::string& out, std::string_view bytes) {
+  static constexpr char digits[] = "0123456789ABCDEF";
+  out.append("X'");
+  for (char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out.push_back(digits[b >> 4]);
+    out.push_back(digits[b & 0xf]);
+  }
+  out.push_back('\'');
+}
+
+bool is_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t len = c < 0x80           ? 1
+                            : (c >> 5) == 0x6  ? 2
+                            : (c >> 4) == 0xe  ? 3
+                            : (c >> 3) == 0x1e ? 4
+                                               : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    for (std::size_t k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+    i += len;
+  }
+  return true;
+}
+
 void append_identifier(std::string& out, std::string_view name) {
   out.push_back('`');
   for (char c : name) {
