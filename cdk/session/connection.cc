@@ -71,6 +71,7 @@ status connection::run_handshake(const connect_options& opts) {
   handshake_env env;
   env.local_transport = m_stream->is_local();
   env.compression_supported = pr::supported_compression();
+  env.defer_probe_close = true;
   handshake hs(opts, std::move(env));
   next_action a = hs.start();
   for (;;) {
@@ -107,6 +108,12 @@ status connection::run_handshake(const connect_options& opts) {
         if (!st) return broken(st.err());
       }
       m_pipe = std::move(hs.pipeline());
+      if (m_info.probe_close_pending) {
+        // Rides with the first request; its Ok is read before that reply.
+        pr::encode_expect_close(m_pipe.output());
+        m_pipe.expect(pr::replies::ok);
+        ++m_internal;
+      }
       return ok();
     }
   }
@@ -145,7 +152,7 @@ status connection::flush() {
 
 result<pr::reply> connection::read_reply() {
   if (auto st = flush(); !st) return st.err();
-  if (m_pipe.pending() == 0)
+  if (m_pipe.pending() <= m_internal)
     return error::client(client_errc::usage, "read_reply() with no request pending");
   for (;;) {
     auto f = read_frame();
@@ -154,6 +161,11 @@ result<pr::reply> connection::read_reply() {
     if (!r) return broken(std::move(r).err());
     if (!r.value()) continue;
     if (r.value()->error && r.value()->error->fatal) return broken(*r.value()->error);
+    if (m_internal > 0) {
+      --m_internal;
+      if (r.value()->error) return broken(*r.value()->error); // the probe's Close failed
+      continue;
+    }
     return std::move(*r.value());
   }
 }

@@ -47,6 +47,8 @@ public:
   const session_info& info() const noexcept { return m_info; }
   // The docid probe's answer: the server generates document ids (8.0). It is
   // false when the probe did not run (docid_mode::client) or got 5160.
+  // The probe's Expect.Close is sent with the first request (no round trip
+  // of its own); its Ok is consumed before that request's reply.
   bool server_generates_ids() const noexcept { return m_info.server_generates_ids; }
   std::string tls_version() const { return m_stream ? m_stream->tls_version() : std::string(); }
   std::string tls_cipher() const { return m_stream ? m_stream->tls_cipher() : std::string(); }
@@ -80,6 +82,7 @@ private:
   protocol::pipeline m_pipe;
   session_info m_info;
   std::optional<error> m_failed;
+  std::size_t m_internal = 0; // queued replies that are ours (the probe's Expect.Close)
 };
 
 } // namespace cdk::session

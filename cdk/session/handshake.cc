@@ -258,6 +258,11 @@ bool handshake::want_probe() const noexcept {
 
 next_action handshake::after_probe_open(pr::reply& r) {
   m_info.probed = true;
+  if (r.ok() && m_env.defer_probe_close) {
+    m_info.server_generates_ids = true;
+    m_info.probe_close_pending = true;
+    return finish();
+  }
   if (r.ok()) {
     // The block is open: close it (the docid condition has served its purpose).
     pr::encode_expect_close(m_pipe.output());

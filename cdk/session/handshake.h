@@ -9,6 +9,7 @@
 //      with the last authentication message when no fallback mechanism is
 //      left to try. Ok -> Expect.Close, read its Ok: the server generates ids.
 //      5160 -> no Close (the block was never opened): the client generates ids.
+//      (With handshake_env::defer_probe_close the Close is the driver's.)
 //
 // The driver loop: call start(), then act on each next_action:
 //   write              write bytes(), then call resume()
@@ -48,6 +49,7 @@ struct session_info {
   std::optional<std::uint64_t> client_id;
   bool probed = false;               // the docid probe ran (not with docid_mode::client)
   bool server_generates_ids = false; // the probe's answer
+  bool probe_close_pending = false;  // defer_probe_close: the driver owes Expect.Close
   std::vector<protocol::value_field> server_capabilities; // CapabilitiesGet's answer
   std::vector<protocol::notice> global_notices;           // e.g. ServerHello
 };
@@ -57,6 +59,10 @@ struct handshake_env {
   bool local_transport = false;                   // a Unix socket
   std::vector<std::string> compression_supported; // algorithms the driver can run
   attribute_list client_attributes = default_client_attributes();
+  // After the probe's Ok, finish at once and leave Expect.Close to the driver,
+  // which sends it with its first request: the probe then costs no round
+  // trip of its own (see session_info::probe_close_pending).
+  bool defer_probe_close = false;
 };
 
 class handshake {

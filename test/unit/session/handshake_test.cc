@@ -181,6 +181,20 @@ TEST(handshake, probe_ok_then_close_error_is_a_session_error) {
   EXPECT_EQ(a.err->code, 5158u);
 }
 
+TEST(handshake, deferred_close_finishes_at_the_probes_ok) {
+  connect_options o = plain_tcp_options();
+  o.auth = auth_method::mysql41;
+  handshake_env e = env();
+  e.defer_probe_close = true;
+  handshake hs(o, e);
+  run_to_probe(hs);
+  next_action a = feed(hs, {ok_frame()});
+  ASSERT_EQ(a.what, kind::done); // no Expect.Close written here
+  EXPECT_FALSE(a.err);
+  EXPECT_TRUE(hs.info().server_generates_ids);
+  EXPECT_TRUE(hs.info().probe_close_pending);
+}
+
 TEST(handshake, docid_mode_client_skips_the_probe) {
   connect_options o = plain_tcp_options();
   o.auth = auth_method::mysql41;
