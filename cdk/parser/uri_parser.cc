@@ -41,7 +41,7 @@
 
 #include "cdk/parser/uri_parser.h"
 
-#include "cdk/parser/uri_options.h"
+#include "cdk/parser/uri_query.h"
 #include "cdk/parser/uri_text.h"
 
 #include <algorithm>
@@ -106,14 +106,7 @@ private:
   char peek() const noexcept { return at_end() ? '\0' : m_uri[m_pos]; }
 
   bool decode(std::string_view text, std::size_t base, std::string& out) {
-    if (text.find('%') == std::string_view::npos) { // the common case, kept cheap
-      out.assign(text.data(), text.size());
-      return true;
-    }
-    auto r = pct_decode(text, base);
-    if (!r) return fail(std::move(r).err());
-    out = std::move(r).value();
-    return true;
+    return pct_decode(text, base, out, m_error);
   }
 
   // Control characters, space, '#', '"', '<', '>', '\\'... have no class.
@@ -373,65 +366,7 @@ private:
   bool query() {
     if (peek() != '?') return true;
     ++m_pos;
-    const std::string_view rest = m_uri.substr(m_pos);
-    m_parts.options.reserve(1 +
-                            static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '&')));
-    do {
-      if (!pair()) return false;
-    } while (peek() == '&' && ++m_pos);
-    return true;
-  }
-
-  bool pair() {
-    uri_option opt;
-    opt.pos = m_pos;
-    const std::size_t start = m_pos;
-    while (!at_end() && peek() != '=' && peek() != '&') ++m_pos;
-    if (m_pos == start) return fail("empty option name", start);
-    std::string name;
-    if (!decode(m_uri.substr(start, m_pos - start), start, name)) return false;
-    opt.name = lower(name);
-    if (peek() == '=') {
-      ++m_pos;
-      opt.has_value = true;
-      if (peek() == '[') {
-        if (!list_value(opt)) return false;
-      } else {
-        const std::size_t vstart = m_pos;
-        while (!at_end() && peek() != '&') ++m_pos;
-        std::string value;
-        if (!decode(m_uri.substr(vstart, m_pos - vstart), vstart, value)) return false;
-        opt.values.push_back(std::move(value));
-      }
-    }
-    m_parts.options.push_back(std::move(opt));
-    return true;
-  }
-
-  bool list_value(uri_option& opt) {
-    const std::size_t open = m_pos++;
-    opt.is_list = true;
-    if (peek() == ']') { // "[]": an empty list
-      ++m_pos;
-    } else {
-      for (;;) {
-        const std::size_t start = m_pos;
-        while (!at_end() && peek() != ',' && peek() != ']' && peek() != '&' && peek() != '[')
-          ++m_pos;
-        if (at_end() || peek() == '&' || peek() == '[') {
-          return fail("unclosed '[' in the value of option " + m_quote(opt.name, opt.pos), open);
-        }
-        std::string value;
-        if (!decode(m_uri.substr(start, m_pos - start), start, value)) return false;
-        opt.values.push_back(std::move(value));
-        if (m_uri[m_pos++] == ']') break;
-      }
-    }
-    if (!at_end() && peek() != '&') {
-      return fail("unexpected text after ']' in the value of option " + m_quote(opt.name, opt.pos),
-                  m_pos);
-    }
-    return true;
+    return parse_query(m_uri, m_pos, m_parts.options, m_quote, m_error);
   }
 };
 
@@ -439,26 +374,6 @@ private:
 
 result<uri_parts> parse_uri_parts(std::string_view uri) {
   return grammar(uri).run();
-}
-
-result<connect_options> parse_uri(std::string_view uri) {
-  auto parts = parse_uri_parts(uri);
-  if (!parts) return std::move(parts).err();
-  uri_parts& p = parts.value();
-  connect_options_builder builder(p.password ? std::string_view(*p.password) : std::string_view());
-  builder.guard_uri(uri);
-  if (auto st = builder.set_hosts(std::move(p.hosts), p.scheme == uri_scheme::mysqlx_srv); !st) {
-    return std::move(st).err();
-  }
-  for (const uri_option& opt : p.options) {
-    if (auto st = builder.set_option(opt); !st) return std::move(st).err();
-  }
-  if (auto st = builder.finish(); !st) return std::move(st).err();
-  connect_options& out = builder.options();
-  if (p.user) out.user = std::move(*p.user);
-  if (p.password) out.password = std::move(*p.password);
-  if (p.schema) out.schema = std::move(*p.schema);
-  return builder.take();
 }
 
 } // namespace cdk

@@ -83,10 +83,13 @@ bool istarts_with(std::string_view s, std::string_view prefix) noexcept {
   return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
 }
 
-result<std::string> pct_decode(std::string_view text, std::size_t base) {
-  std::string out;
+bool pct_decode(std::string_view text, std::size_t base, std::string& out, error& err) {
   std::size_t i = text.find('%');
-  if (i == std::string_view::npos) return std::string(text);
+  if (i == std::string_view::npos) { // the common case, kept cheap
+    out.assign(text.data(), text.size());
+    return true;
+  }
+  out.clear();
   out.reserve(text.size());
   out.append(text.data(), i);
   for (; i < text.size(); ++i) {
@@ -95,16 +98,18 @@ result<std::string> pct_decode(std::string_view text, std::size_t base) {
       continue;
     }
     if (i + 2 >= text.size() || !is_hex(text[i + 1]) || !is_hex(text[i + 2])) {
-      return parse_error("invalid percent-escape (expected '%' and two hex digits)", base + i);
+      err = parse_error("invalid percent-escape (expected '%' and two hex digits)", base + i);
+      return false;
     }
     const char c = static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
     if (c == '\0') {
-      return parse_error("percent-encoded NUL byte (%00) is not allowed", base + i);
+      err = parse_error("percent-encoded NUL byte (%00) is not allowed", base + i);
+      return false;
     }
     out.push_back(c);
     i += 2;
   }
-  return out;
+  return true;
 }
 
 error parse_error(std::string what, std::size_t pos) {

@@ -68,9 +68,10 @@ inline bool iequals(std::string_view a, std::string_view b) noexcept {
 }
 bool istarts_with(std::string_view s, std::string_view prefix) noexcept;
 
-// Decodes %XX escapes of `text`, which starts at offset `base` of the URI.
-// A bad escape or %00 is a parse error at its position. Never quotes `text`.
-result<std::string> pct_decode(std::string_view text, std::size_t base);
+// Decodes the %XX escapes of `text`, which starts at offset `base` of the URI,
+// into `out`. A bad escape or %00 sets `err` to a parse error at its position
+// (never quoting `text`) and returns false.
+bool pct_decode(std::string_view text, std::size_t base, std::string& out, error& err);
 
 // Errors. `what` must not contain user text from the host part or the user
 // info; option names and values go through a quoter.
