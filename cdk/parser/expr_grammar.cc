@@ -33,62 +33,61 @@ using Mysqlx::Datatypes::Scalar;
 using Mysqlx::Expr::Expr;
 using Mysqlx::Expr::Operator;
 
-int parser::binary_level(Expr& out, level_fn next, match_fn match) {
-  int depth = (this->*next)(out);
-  if (depth < 0) return -1;
-  while (const char* name = match(m_tok)) {
-    advance();
-    Operator& op = wrap_binary(out, name);
-    const int rhs = (this->*next)(*op.add_param());
-    if (rhs < 0) return -1;
-    depth = grow(std::max(depth, rhs));
-    if (depth < 0) return -1;
-  }
-  return depth;
-}
-
 namespace {
+
+using expr_ops::prec;
+
+prec above(prec p) {
+  return static_cast<prec>(static_cast<int>(p) + 1);
+}
 
 bool is_kw(const token& t, kw k) {
   return t.kind == tok::word && t.keyword == k;
 }
 
-const char* match_or(const token& t) {
-  return (t.kind == tok::bar2 || is_kw(t, kw::or_)) ? "||" : nullptr;
+struct binop {
+  prec level;
+  const char* name; // the wire name; nullptr: not a binary operator here
+};
+
+binop logic_op(const token& t) {
+  if (t.kind == tok::bar2 || is_kw(t, kw::or_)) return {prec::or_, "||"};
+  if (t.kind == tok::amp2 || is_kw(t, kw::and_)) return {prec::and_, "&&"};
+  if (is_kw(t, kw::xor_)) return {prec::xor_, "xor"};
+  return {prec::none, nullptr};
 }
-const char* match_xor(const token& t) {
-  return is_kw(t, kw::xor_) ? "xor" : nullptr;
-}
-const char* match_and(const token& t) {
-  return (t.kind == tok::amp2 || is_kw(t, kw::and_)) ? "&&" : nullptr;
-}
-const char* match_bit_or(const token& t) {
-  return t.kind == tok::bar ? "|" : nullptr;
-}
-const char* match_bit_and(const token& t) {
-  return t.kind == tok::amp ? "&" : nullptr;
-}
-const char* match_shift(const token& t) {
-  if (t.kind == tok::shl) return "<<";
-  return t.kind == tok::shr ? ">>" : nullptr;
-}
-const char* match_mul(const token& t) {
+
+binop arith_op(const token& t) {
   switch (t.kind) {
+  case tok::bar:
+    return {prec::bit_or, "|"};
+  case tok::amp:
+    return {prec::bit_and, "&"};
+  case tok::shl:
+    return {prec::shift, "<<"};
+  case tok::shr:
+    return {prec::shift, ">>"};
+  case tok::plus:
+    return {prec::add, "+"};
+  case tok::minus:
+    return {prec::add, "-"};
   case tok::star:
-    return "*";
+    return {prec::mul, "*"};
   case tok::slash:
-    return "/";
+    return {prec::mul, "/"};
   case tok::percent:
-    return "%";
+    return {prec::mul, "%"};
+  case tok::hat:
+    return {prec::bit_xor, "^"};
   case tok::word:
-    return t.keyword == kw::div ? "div" : t.keyword == kw::mod ? "%" : nullptr;
+    if (t.keyword == kw::div) return {prec::mul, "div"};
+    if (t.keyword == kw::mod) return {prec::mul, "%"};
+    return {prec::none, nullptr};
   default:
-    return nullptr;
+    return {prec::none, nullptr};
   }
 }
-const char* match_bit_xor(const token& t) {
-  return t.kind == tok::hat ? "^" : nullptr;
-}
+
 const char* match_compare(const token& t) {
   switch (t.kind) {
   case tok::eq:
@@ -125,14 +124,39 @@ bool is_predicate_kw(const token& t) {
 
 } // namespace
 
-int parser::parse_or(Expr& out) {
-  return binary_level(out, &parser::parse_xor, match_or);
+// Precedence climbing over operators of level >= min, all left-associative:
+// the right operand of an operator at level L only takes operators above L.
+int parser::parse_logic(Expr& out, prec min) {
+  int depth = parse_not(out);
+  while (depth >= 0) {
+    const binop op = logic_op(m_tok);
+    if (op.name == nullptr || op.level < min) break;
+    advance();
+    Operator& o = wrap_binary(out, op.name);
+    const int rhs = parse_logic(*o.add_param(), above(op.level));
+    if (rhs < 0) return -1;
+    depth = grow(std::max(depth, rhs));
+  }
+  return depth;
 }
-int parser::parse_xor(Expr& out) {
-  return binary_level(out, &parser::parse_and, match_xor);
-}
-int parser::parse_and(Expr& out) {
-  return binary_level(out, &parser::parse_not, match_and);
+
+int parser::parse_arith(Expr& out, prec min) {
+  int depth =
+      (min <= prec::add && at(kw::interval)) ? parse_leading_interval(out) : parse_unary(out);
+  while (depth >= 0) {
+    const binop op = arith_op(m_tok);
+    if (op.name == nullptr || op.level < min) break;
+    advance();
+    if (op.level == prec::add && accept(kw::interval)) {
+      depth = parse_interval_tail(out, depth, *op.name == '+' ? "date_add" : "date_sub");
+      continue;
+    }
+    Operator& o = wrap_binary(out, op.name);
+    const int rhs = parse_arith(*o.add_param(), above(op.level));
+    if (rhs < 0) return -1;
+    depth = grow(std::max(depth, rhs));
+  }
+  return depth;
 }
 
 int parser::parse_not(Expr& out) {
@@ -243,33 +267,6 @@ int parser::parse_predicate(Expr& out) {
   return grow(args);
 }
 
-int parser::parse_bit_or(Expr& out) {
-  return binary_level(out, &parser::parse_bit_and, match_bit_or);
-}
-int parser::parse_bit_and(Expr& out) {
-  return binary_level(out, &parser::parse_shift, match_bit_and);
-}
-int parser::parse_shift(Expr& out) {
-  return binary_level(out, &parser::parse_add, match_shift);
-}
-
-int parser::parse_add(Expr& out) {
-  int depth = at(kw::interval) ? parse_leading_interval(out) : parse_mul(out);
-  while (depth >= 0 && (at(tok::plus) || at(tok::minus))) {
-    const bool plus = at(tok::plus);
-    advance();
-    if (accept(kw::interval)) {
-      depth = parse_interval_tail(out, depth, plus ? "date_add" : "date_sub");
-      continue;
-    }
-    Operator& op = wrap_binary(out, plus ? "+" : "-");
-    const int rhs = parse_mul(*op.add_param());
-    if (rhs < 0) return -1;
-    depth = grow(std::max(depth, rhs));
-  }
-  return depth;
-}
-
 // After "lhs + INTERVAL" (already consumed): the amount and the unit.
 int parser::parse_interval_tail(Expr& out, int depth, const char* name) {
   nest guard(*this);
@@ -290,19 +287,12 @@ int parser::parse_leading_interval(Expr& out) {
   const int amount_depth = parse_bit_or(amount);
   if (amount_depth < 0 || !parse_interval_unit(unit)) return -1;
   if (!expect(tok::plus, "'+' after INTERVAL ... unit")) return -1;
-  const int date = parse_mul(out);
+  const int date = parse_arith(out, prec::mul);
   if (date < 0) return -1;
   Operator& op = wrap_binary(out, "date_add");
   op.add_param()->Swap(&amount);
   op.add_param()->Swap(&unit);
   return grow(std::max(date, amount_depth));
-}
-
-int parser::parse_mul(Expr& out) {
-  return binary_level(out, &parser::parse_bit_xor, match_mul);
-}
-int parser::parse_bit_xor(Expr& out) {
-  return binary_level(out, &parser::parse_unary, match_bit_xor);
 }
 
 int parser::parse_unary(Expr& out) {

@@ -41,22 +41,17 @@ public:
   error take_error() const;
 
 private:
-  // expr_grammar.cc: one level of the precedence table each.
+  // expr_grammar.cc. The left-associative binary levels are parsed by
+  // precedence climbing: parse_logic() for OR/XOR/AND over parse_not(),
+  // parse_arith() for | & << >> + - * / DIV % ^ over parse_unary().
   using level_fn = int (parser::*)(Mysqlx::Expr::Expr&);
-  using match_fn = const char* (*)(const token&);
-  int binary_level(Mysqlx::Expr::Expr& out, level_fn next, match_fn match);
-  int parse_or(Mysqlx::Expr::Expr& out);
-  int parse_xor(Mysqlx::Expr::Expr& out);
-  int parse_and(Mysqlx::Expr::Expr& out);
+  int parse_or(Mysqlx::Expr::Expr& out) { return parse_logic(out, expr_ops::prec::or_); }
+  int parse_bit_or(Mysqlx::Expr::Expr& out) { return parse_arith(out, expr_ops::prec::bit_or); }
+  int parse_logic(Mysqlx::Expr::Expr& out, expr_ops::prec min);
+  int parse_arith(Mysqlx::Expr::Expr& out, expr_ops::prec min);
   int parse_not(Mysqlx::Expr::Expr& out);
   int parse_compare(Mysqlx::Expr::Expr& out);
   int parse_predicate(Mysqlx::Expr::Expr& out);
-  int parse_bit_or(Mysqlx::Expr::Expr& out);
-  int parse_bit_and(Mysqlx::Expr::Expr& out);
-  int parse_shift(Mysqlx::Expr::Expr& out);
-  int parse_add(Mysqlx::Expr::Expr& out);
-  int parse_mul(Mysqlx::Expr::Expr& out);
-  int parse_bit_xor(Mysqlx::Expr::Expr& out);
   int parse_unary(Mysqlx::Expr::Expr& out);
   int parse_interval_tail(Mysqlx::Expr::Expr& out, int depth, const char* name);
   int parse_leading_interval(Mysqlx::Expr::Expr& out);
