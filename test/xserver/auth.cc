@@ -129,6 +129,7 @@ void session::verify_credentials(const std::string& auth_data) {
   m_client_id = m_state.next_client_id();
   m_out.notice_uint(state_param::client_id_assigned, m_client_id);
   m_out.add_empty(server_msg::sess_authenticate_ok);
+  m_compress_after_flush = m_compression;
 }
 
 void session::auth_failed(const std::string& user, bool used_password) {

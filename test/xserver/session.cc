@@ -1,5 +1,6 @@
 #include "test/xserver/session.h"
 
+#include "cdk/protocol/message.h"
 #include "mysqlx_expect.pb.h"
 #include "mysqlx_session.pb.h"
 
@@ -20,13 +21,21 @@ std::string host_of(const std::string& peer) {
 
 session::session(server_state& state, std::unique_ptr<cdk::socket_stream> io)
     : m_state(state), m_io(std::move(io)), m_peer_host(host_of(m_io->peer())),
-      m_decoder(state.config().max_message_size), m_expect(state.config().emulate_57) {}
+      m_reader(state.config().max_message_size, type_byte(client_msg::compression)),
+      m_compressor(type_byte(server_msg::compression)), m_expect(state.config().emulate_57) {}
 
 bool session::flush() {
   if (m_out.empty()) return true;
-  const bool ok = m_io->write(m_out.bytes()).ok();
+  const bool ok = (!m_compressor.enabled() || m_compressor.wrap(m_out.bytes()).ok()) &&
+                  m_io->write(m_out.bytes()).ok();
   m_out.clear();
   if (!ok) m_closing = true;
+  // Compression of our replies starts after the reply that ended
+  // authentication (the client switches its reader on before that).
+  if (!m_compress_after_flush.empty()) {
+    if (!m_compressor.enable(m_compress_after_flush).ok()) m_closing = true;
+    m_compress_after_flush.clear();
+  }
   return ok;
 }
 
@@ -37,34 +46,35 @@ void session::fatal(const x_error& err) {
   m_closing = true;
 }
 
-std::optional<cdk::protocol::frame> session::next_frame() {
-  char buf[16384];
-  for (;;) {
-    if (auto f = m_decoder.next()) return f;
-    auto n = m_io->read_some(buf, sizeof buf);
-    if (!n.ok()) return std::nullopt;
-    if (!m_decoder.feed({buf, n.value()}).ok()) {
-      // A length of 0 or above --max-message-size: the stream has lost its
-      // frame boundaries, so the connection ends, as with MySQL.
-      fatal(x_error{1153, "Got a packet bigger than 'mysqlx_max_allowed_packet' bytes", "08S01"});
-      return std::nullopt;
-    }
-  }
-}
-
 void session::run() {
   // ServerHello arrived with MySQL 8.0 (mysqlx_enable_hello_notice).
   if (!emulate_57()) {
     m_out.notice_hello();
     flush();
   }
+  char buf[16384];
   while (!m_closing) {
-    auto f = next_frame();
-    if (!f) break;
-    dispatch(f->type, f->payload);
-    // Pipelined requests are answered in order; the replies to requests that
-    // arrived together leave together.
-    if (m_out.bytes().size() > 65536 || m_decoder.buffered() == 0 || m_closing) flush();
+    // Serve every complete frame received so far, then flush: the replies to
+    // pipelined requests leave in order and together.
+    while (!m_closing) {
+      auto f = m_reader.next();
+      if (!f.ok()) {
+        fatal(make_error(errc::x_bad_message, "Invalid message")); // e.g. bad compressed data
+        break;
+      }
+      if (!f.value()) break;
+      dispatch(f.value()->type, f.value()->payload);
+      if (m_out.bytes().size() > 65536) flush();
+    }
+    flush();
+    if (m_closing) break;
+    auto n = m_io->read_some(buf, sizeof buf);
+    if (!n.ok()) break;
+    if (!m_reader.feed({buf, n.value()}).ok()) {
+      // A length of 0 or above --max-message-size: the stream has lost its
+      // frame boundaries, so the connection ends, as with MySQL.
+      fatal(x_error{1153, "Got a packet bigger than 'mysqlx_max_allowed_packet' bytes", "08S01"});
+    }
   }
   flush();
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cdk/foundation/socket_stream.h"
+#include "cdk/protocol/compression.h"
 #include "cdk/protocol/frame.h"
 #include "mysqlx_datatypes.pb.h"
 #include "test/xserver/errors.h"
@@ -41,7 +42,6 @@ private:
   void dispatch(std::uint8_t type, const std::string& payload);
   void dispatch_authenticated(std::uint8_t type, const std::string& payload);
   bool flush();
-  std::optional<cdk::protocol::frame> next_frame(); // nullopt: EOF or fatal
   void fatal(const x_error& err);
   bool emulate_57() const { return m_state.config().emulate_57; }
   bool secure() const { return m_io->is_tls() || m_io->is_local(); }
@@ -91,8 +91,11 @@ private:
 
   server_state& m_state;
   std::unique_ptr<cdk::socket_stream> m_io;
-  std::string m_peer_host; // "localhost" for loopback clients, else the address
-  cdk::protocol::frame_decoder m_decoder;
+  std::string m_peer_host;              // "localhost" for loopback clients, else the address
+  cdk::protocol::frame_reader m_reader; // expands Compression messages once negotiated
+  cdk::protocol::frame_compressor m_compressor;
+  std::string m_compression;          // negotiated algorithm; empty: none
+  std::string m_compress_after_flush; // set when authentication succeeds
   reply m_out;
   expect_stack m_expect;
   std::optional<mariadb_conn> m_db;

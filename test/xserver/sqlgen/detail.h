@@ -32,11 +32,14 @@ inline constexpr std::uint32_t expr_missing_arg = 5152;
 inline constexpr std::uint32_t expr_bad_type_value = 5153;
 inline constexpr std::uint32_t expr_bad_value = 5154;
 inline constexpr std::uint32_t bad_locking = 5169;
+// MySQL's ER_INVALID_JSON_TEXT_IN_PARAM: CAST(.. AS JSON) of invalid text.
+inline constexpr std::uint32_t invalid_json_text_in_param = 3141;
 } // namespace xerr
 
 struct sql_error {
   std::uint32_t code;
   std::string message;
+  std::string sql_state = "HY000";
 };
 
 [[noreturn]] void fail(std::uint32_t code, std::string message);
@@ -48,7 +51,7 @@ template <typename Fn> cdk::result<std::string> guarded(Fn&& fn) {
   try {
     fn(sql);
   } catch (const sql_error& e) {
-    return cdk::error{e.code, "HY000", e.message, cdk::error_origin::server, false};
+    return cdk::error{e.code, e.sql_state, e.message, cdk::error_origin::server, false};
   }
   return sql;
 }
@@ -58,6 +61,9 @@ void append_string(std::string& out, std::string_view text);     // 'text'
 void append_identifier(std::string& out, std::string_view name); // `name`
 void append_hex(std::string& out, std::string_view bytes);       // X'0A1B'
 bool is_utf8(std::string_view s);
+// Fails with MySQL's 3141 if text is not JSON: MariaDB would only warn and
+// yield NULL, which an UPDATE would store as the document.
+void check_json(std::string_view text);
 void append_identifier_if_needed(std::string& out, std::string_view name);
 std::string json_member(std::string_view name); // a, or "a b" (JSON-quoted)
 std::string number_text(double v);

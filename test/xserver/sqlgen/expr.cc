@@ -145,6 +145,7 @@ void expr_writer::octets(const Scalar::Octets& o) {
   case 2:
     // MariaDB has no CAST(.. AS JSON); JSON_COMPACT returns the same value
     // typed as JSON, so JSON_SET/JSON_OBJECT embed it instead of a string.
+    check_json(o.value());
     put("JSON_COMPACT(");
     append_string(m_out, o.value());
     put(")");

@@ -170,6 +170,10 @@ void write_cast(expr_writer& w, const Operator& o) {
   if (type == "JSON") {
     // MariaDB has no JSON type to cast to; JSON_COMPACT parses the text and
     // returns a value JSON functions embed as JSON.
+    const Scalar* s = w.literal_of(o.param(0));
+    if (s && s->type() == Scalar::V_STRING) check_json(s->v_string().value());
+    if (s && s->type() == Scalar::V_OCTETS && s->v_octets().content_type() == 0)
+      check_json(s->v_octets().value());
     w.put("JSON_COMPACT(");
     w.unquoted(o.param(0));
     w.put(")");

@@ -4,6 +4,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
 
 namespace xserver::sqlgen {
 
@@ -69,6 +72,19 @@ void append_hex(std::string& out, std::string_view bytes) {
     out.push_back(digits[b & 0xf]);
   }
   out.push_back('\'');
+}
+
+void check_json(std::string_view text) {
+  rapidjson::Reader reader;
+  rapidjson::MemoryStream stream(text.data(), text.size());
+  rapidjson::BaseReaderHandler<> ignore;
+  const rapidjson::ParseResult res = reader.Parse(stream, ignore);
+  if (res) return;
+  throw sql_error{xerr::invalid_json_text_in_param,
+                  std::string("Invalid JSON text in argument 1 to function cast_as_json: \"") +
+                      rapidjson::GetParseError_En(res.Code()) + "\" at position " +
+                      std::to_string(res.Offset()) + ".",
+                  "22032"};
 }
 
 bool is_utf8(std::string_view s) {

@@ -167,7 +167,7 @@ void write_table_operations(expr_writer& w, const Operations& ops) {
 
 cdk::result<std::string> render_update(const Mysqlx::Crud::Update& msg, const options& opts) {
   using namespace detail;
-  return guarded([&](std::string& sql) {
+  auto res = guarded([&](std::string& sql) {
     if (!msg.has_collection()) missing_field("Mysqlx.Crud.Update.collection");
     const bool relational = msg.data_model() == Mysqlx::Crud::TABLE;
     const expr_context ctx{relational, &msg.args(), msg.collection().schema(), opts};
@@ -188,6 +188,13 @@ cdk::result<std::string> render_update(const Mysqlx::Crud::Update& msg, const op
     write_order(w, msg.order());
     write_limit(w, msg, true);
   });
+  // As the X Plugin remaps MySQL's error for a document-model update.
+  if (!res.ok() && res.err().code == xerr::invalid_json_text_in_param &&
+      msg.data_model() != Mysqlx::Crud::TABLE)
+    return cdk::error{xerr::bad_update_data, "HY000",
+                      "Invalid data for update operation on document collection table",
+                      cdk::error_origin::server, false};
+  return res;
 }
 
 } // namespace xserver::sqlgen

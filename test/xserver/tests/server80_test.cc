@@ -189,3 +189,45 @@ TEST(Xserverd80, MessagesBeforeAuthenticationAreFatal) {
 
 } // namespace
 } // namespace xtest
+
+namespace xtest {
+namespace {
+
+TEST(Xserverd80, DeflateStreamCompressionBothWays) {
+  xclient c(port80());
+  auto caps = get_caps(c);
+  const Any* comp = find_cap(caps, "compression");
+  ASSERT_NE(comp, nullptr);
+  ASSERT_EQ(comp->obj().fld(0).key(), "algorithm");
+  EXPECT_EQ(comp->obj().fld(0).value().array().value(0).scalar().v_string().value(),
+            "deflate_stream");
+  Any bad;
+  bad.set_type(Any::OBJECT);
+  auto* f = bad.mutable_obj()->add_fld();
+  f->set_key("algorithm");
+  f->mutable_value()->set_type(Any::SCALAR);
+  f->mutable_value()->mutable_scalar()->set_type(Scalar::V_STRING);
+  f->mutable_value()->mutable_scalar()->mutable_v_string()->set_value("zstd_stream");
+  EXPECT_EQ(error_of(cap_set(c, {{"compression", bad}}).back()).code(), 5175u);
+  Any good = bad;
+  good.mutable_obj()
+      ->mutable_fld(0)
+      ->mutable_value()
+      ->mutable_scalar()
+      ->mutable_v_string()
+      ->set_value("DEFLATE_STREAM");
+  auto r = cap_set(c, {{"compression", good}});
+  ASSERT_TRUE(is(r.back(), server_msg::ok)) << describe(r);
+  c.enable_compression(/*outgoing=*/false);
+  auto a = c.auth("MYSQL41", user, password);
+  ASSERT_TRUE(is(a.back(), server_msg::sess_authenticate_ok)) << describe(a);
+  EXPECT_EQ(c.compressed_frames_read(), 0); // the server compresses after authentication
+  c.enable_compression(/*outgoing=*/true);
+  auto rows = column_strings(c.sql("SELECT REPEAT('x', 1000)"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0], std::string(1000, 'x'));
+  EXPECT_GT(c.compressed_frames_read(), 0);
+}
+
+} // namespace
+} // namespace xtest

@@ -18,7 +18,8 @@ namespace xtest {
 using Mysqlx::Datatypes::Any;
 using Mysqlx::Datatypes::Scalar;
 
-xclient::xclient(std::uint16_t port, bool hello) {
+xclient::xclient(std::uint16_t port, bool hello)
+    : m_reader(cdk::protocol::default_max_frame_size, 19), m_compressor(46) {
   auto s = cdk::connect_tcp("127.0.0.1", port, std::chrono::milliseconds(5000));
   if (!s) throw std::runtime_error("connect: " + s.err().message);
   m_stream = std::move(s).value();
@@ -39,16 +40,29 @@ void xclient::send(client_msg type, const google::protobuf::MessageLite& msg) {
 }
 
 void xclient::send_raw(const std::string& bytes) {
-  if (!m_stream->write(bytes).ok()) throw std::runtime_error("write failed");
+  std::string out = bytes;
+  if (m_compressor.enabled() && !m_compressor.wrap(out).ok())
+    throw std::runtime_error("compression failed");
+  if (!m_stream->write(out).ok()) throw std::runtime_error("write failed");
+}
+
+void xclient::enable_compression(bool outgoing) {
+  if (!m_reader.enable_compression("deflate_stream").ok() ||
+      (outgoing && !m_compressor.enable("deflate_stream").ok()))
+    throw std::runtime_error("cannot enable compression");
 }
 
 std::optional<frame> xclient::read() {
   char buf[16384];
   for (;;) {
-    if (auto f = m_decoder.next()) return f;
+    auto f = m_reader.next();
+    if (!f.ok()) throw std::runtime_error("bad frame from server: " + f.err().message);
+    if (f.value()) return f.value();
     auto n = m_stream->read_some(buf, sizeof buf);
     if (!n.ok()) return std::nullopt;
-    if (!m_decoder.feed({buf, n.value()}).ok()) throw std::runtime_error("bad frame from server");
+    if (m_outer.feed({buf, n.value()}).ok())
+      while (auto outer = m_outer.next()) m_compressed_read += outer->type == 19;
+    if (!m_reader.feed({buf, n.value()}).ok()) throw std::runtime_error("bad frame from server");
   }
 }
 

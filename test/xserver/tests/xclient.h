@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cdk/foundation/stream.h"
+#include "cdk/protocol/compression.h"
 #include "cdk/protocol/frame.h"
 #include "cdk/protocol/msg_types.h"
 #include "mysqlx.pb.h"
@@ -43,6 +44,10 @@ public:
   std::vector<frame> reply();
 
   bool start_tls(const std::string& ca_file); // CapabilitiesSet tls + handshake
+  // After the server accepted CapabilitiesSet{compression}: read compressed
+  // frames from now on, and compress what we send if `outgoing`.
+  void enable_compression(bool outgoing);
+  int compressed_frames_read() const { return m_compressed_read; }
   // Full MYSQL41 / SHA256_MEMORY exchange, or PLAIN; returns the last reply.
   std::vector<frame> auth(const std::string& mech, const std::string& user,
                           const std::string& password, const std::string& schema = "");
@@ -56,7 +61,10 @@ public:
 
 private:
   std::unique_ptr<cdk::stream> m_stream;
-  cdk::protocol::frame_decoder m_decoder;
+  cdk::protocol::frame_reader m_reader;
+  cdk::protocol::frame_compressor m_compressor;
+  cdk::protocol::frame_decoder m_outer; // the same bytes, unexpanded: counts Compression frames
+  int m_compressed_read = 0;
 };
 
 // Decoding helpers for assertions.
