@@ -19,6 +19,10 @@ struct mode {
   bool is_80;
 };
 
+void PrintTo(const mode& m, std::ostream* os) {
+  *os << "mysql" << m.name;
+}
+
 std::string env(const std::string& name) {
   const char* v = std::getenv(name.c_str());
   return v ? v : "";
@@ -212,6 +216,38 @@ TEST_P(session_it, compression_off_and_preferred) {
     ASSERT_FALSE(req.ok());
     EXPECT_EQ(req.err().code, client_errc::compression) << req.err().message;
   }
+}
+
+// Hosts are tried by priority, and a dead one is skipped: the 5.7 server
+// answers "client generates ids", the 8.0 one "server generates ids", so the
+// probe result shows which server the session reached.
+TEST(session_failover, hosts_by_priority_skipping_dead_ones) {
+  auto o80 = parse_uri(env("MYSQLX_TEST_URI_80"));
+  auto o57 = parse_uri(env("MYSQLX_TEST_URI_57"));
+  ASSERT_TRUE(o80.ok() && o57.ok()) << "MYSQLX_TEST_URI_80/57 must both be set";
+  connect_options o = o80.value();
+  host_address h80 = o80.value().hosts[0], h57 = o57.value().hosts[0];
+  host_address dead = h80;
+  dead.port = 1; // nothing listens there
+  o.connect_timeout = std::chrono::milliseconds(5000);
+
+  h80.priority = 10, h57.priority = 90;
+  o.hosts = {h80, h57};
+  auto c = connection::open(o);
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  EXPECT_FALSE(c.value()->server_generates_ids()); // 5.7: highest priority
+
+  h80.priority = 90, h57.priority = 10;
+  o.hosts = {h57, h80};
+  c = connection::open(o);
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  EXPECT_TRUE(c.value()->server_generates_ids()); // 8.0 now
+
+  dead.priority = 100, h80.priority = 50, h57.priority = 0;
+  o.hosts = {h57, h80, dead};
+  c = connection::open(o);
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  EXPECT_TRUE(c.value()->server_generates_ids()); // dead skipped, then 8.0
 }
 
 INSTANTIATE_TEST_SUITE_P(modes, session_it, ::testing::Values(mode{"80", true}, mode{"57", false}),
