@@ -15,12 +15,13 @@ struct outcome {
   std::string sql;        // expected SQL when code == 0
   std::uint32_t code = 0; // expected X Plugin error code
   std::string message;    // expected error text (exact)
+  std::string sql_state = "HY000";
 };
 inline outcome sql(std::string s) {
-  return outcome{std::move(s), 0, ""};
+  return outcome{std::move(s), 0, "", "HY000"};
 }
-inline outcome error(std::uint32_t code, std::string message) {
-  return outcome{"", code, std::move(message)};
+inline outcome error(std::uint32_t code, std::string message, std::string state = "HY000") {
+  return outcome{"", code, std::move(message), std::move(state)};
 }
 
 inline void check(const cdk::result<std::string>& got, const outcome& want) {
@@ -31,7 +32,7 @@ inline void check(const cdk::result<std::string>& got, const outcome& want) {
     ASSERT_FALSE(got.ok()) << "unexpected SQL: " << got.value();
     EXPECT_EQ(got.err().code, want.code);
     EXPECT_EQ(got.err().message, want.message);
-    EXPECT_EQ(got.err().sql_state, "HY000");
+    EXPECT_EQ(got.err().sql_state, want.sql_state);
     EXPECT_FALSE(got.err().fatal);
   }
 }

@@ -43,6 +43,17 @@ TEST(SqlgenExpr, Literals) {
        sql("'\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80'")},
       {"JSON octets", lit(s_octets("{\"a\":1}", 2)), sql("JSON_COMPACT('{\\\"a\\\":1}')")},
       {"XML octets", lit(s_octets("<a/>", 3)), sql("'<a/>'")},
+      {"invalid JSON octets", lit(s_octets("{bad", 2)),
+       error(3141,
+             "Invalid JSON text in argument 1 to function cast_as_json: \"Missing a name for "
+             "object member.\" at position 1.",
+             "22032")},
+      {"JSON octets with trailing text", lit(s_octets("[1] x", 2)),
+       error(3141,
+             "Invalid JSON text in argument 1 to function cast_as_json: \"The document root must "
+             "not be followed by other values.\" at position 4.",
+             "22032")},
+      {"JSON scalar octets", lit(s_octets(" 1.5 ", 2)), sql("JSON_COMPACT(' 1.5 ')")},
       {"unknown content type", lit(s_octets("x", 9)),
        error(5153, "Invalid content type for Mysqlx::Datatypes::Scalar::Octets 9")},
       {"NaN", lit(s_double(std::numeric_limits<double>::quiet_NaN())),

@@ -193,6 +193,11 @@ TEST(SqlgenOperators, DateAndCast) {
       {"cast binary", op("cast", {a, plain("BINARY")}), sql("CAST(`a` AS BINARY)")},
       {"cast date types", op("cast", {a, plain("DATETIME")}), sql("CAST(`a` AS DATETIME)")},
       {"cast JSON", op("cast", {a, plain("JSON")}), sql("JSON_COMPACT(`a`)")},
+      {"cast invalid JSON text", op("cast", {str("[1,"), plain("JSON")}),
+       error(3141,
+             "Invalid JSON text in argument 1 to function cast_as_json: \"Invalid value.\" at "
+             "position 3.",
+             "22032")},
       {"cast bad type", op("cast", {a, plain("INT")}), error(5154, "CAST type invalid.")},
       {"cast lower case", op("cast", {a, plain("signed")}), error(5154, "CAST type invalid.")},
       {"cast injection", op("cast", {a, plain("SIGNED) OR (1")}),

@@ -100,7 +100,7 @@ TEST(SqlgenUpdate, DocumentOperations) {
 }
 
 TEST(SqlgenUpdate, DocumentErrors) {
-  const Expr one = num(1), obj = object({{"k", num(1)}});
+  const Expr one = num(1), obj = object({{"k", num(1)}}), bad_json = lit(s_octets("nope", 2));
   auto single = [&](UpdateOperation::UpdateType t, std::initializer_list<DocumentPathItem> p,
                     const Expr* v) {
     Update u = doc_update();
@@ -132,6 +132,8 @@ TEST(SqlgenUpdate, DocumentErrors) {
       {"operation without type", no_type,
        error(5000,
              "Invalid message: required field Mysqlx.Crud.UpdateOperation.operation is missing")},
+      {"invalid JSON value", single(UpdateOperation::ITEM_SET, {member("a")}, &bad_json),
+       error(5050, "Invalid data for update operation on document collection table")},
       {"ITEM_SET without value", single(UpdateOperation::ITEM_SET, {member("a")}, nullptr),
        error(5000, "Invalid message: required field Mysqlx.Crud.UpdateOperation.value is missing")},
   });
@@ -207,6 +209,9 @@ TEST(SqlgenUpdate, TableOperations) {
   add_op(no_column, UpdateOperation::SET, {}, &one);
   Update no_path = table_update();
   add_op(no_path, UpdateOperation::ITEM_SET, {}, &one, "info");
+  Update bad_json = table_update();
+  const Expr nope = lit(s_octets("nope", 2));
+  add_op(bad_json, UpdateOperation::ITEM_SET, {member("x")}, &nope, "info");
   Update with_table = table_update();
   add_op(with_table, UpdateOperation::SET, {}, &one, "a");
   with_table.mutable_operation(0)->mutable_source()->set_table_name("t");
@@ -221,6 +226,11 @@ TEST(SqlgenUpdate, TableOperations) {
       {"no column", no_column, error(5052, "Invalid column name to update")},
       {"table name", with_table, error(5052, "Invalid column name to update")},
       {"ITEM_SET without path", no_path, error(5053, "Invalid member location")},
+      {"invalid JSON, table: MySQL's error", bad_json,
+       error(3141,
+             "Invalid JSON text in argument 1 to function cast_as_json: \"Invalid value.\" at "
+             "position 1.",
+             "22032")},
   });
 }
 
