@@ -110,6 +110,44 @@ TEST(connection, no_reachable_host_names_them_all) {
   EXPECT_NE(c.err().message.find("127.0.0.1:1"), std::string::npos) << c.err().message;
 }
 
+TEST(connection, max_message_size_bounds_incoming_frames) {
+  connect_options o = options();
+  o.max_message_size = 16; // the Capabilities reply is larger
+  auto c = open_with(std::make_unique<fake_server>(), o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.err().code, client_errc::malformed_packet);
+  EXPECT_NE(c.err().message.find("maximum message size of 16 bytes"), std::string::npos)
+      << c.err().message;
+}
+
+TEST(connection, a_fatal_server_error_closes_the_session) {
+  auto c = open_with(std::make_unique<fake_server>(), options());
+  ASSERT_TRUE(c.ok());
+  connection& conn = *c.value();
+  protocol::append_frame(conn.pipeline().output(), 17, "");
+  conn.pipeline().expect(protocol::replies::statement);
+  auto r = conn.read_reply();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, 5000u);
+  EXPECT_TRUE(r.err().fatal);
+  EXPECT_FALSE(conn.is_open());
+  auto again = conn.flush();
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.err().code, 5000u); // the same error, not a new attempt
+}
+
+TEST(connection, non_fatal_errors_are_replies) {
+  auto c = open_with(std::make_unique<fake_server>(), options());
+  ASSERT_TRUE(c.ok());
+  protocol::append_frame(c.value()->pipeline().output(), 40, ""); // unknown to the fake
+  c.value()->pipeline().expect(protocol::replies::ok);
+  auto r = c.value()->read_reply();
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.value().error);
+  EXPECT_EQ(r.value().error->code, 1047u);
+  EXPECT_TRUE(c.value()->is_open());
+}
+
 TEST(connection, read_reply_without_a_request_is_a_usage_error) {
   auto c = open_with(std::make_unique<fake_server>(), options());
   ASSERT_TRUE(c.ok());

@@ -87,6 +87,9 @@ private:
     case 25:
       send(ok_frame());
       break;
+    case 17: // FATAL, for tests of the driver's reaction
+      send(error_frame(5000, "Invalid message", true));
+      break;
     case 12: {
       send(client_id_notice(1)); // any LOCAL notice: attributed to this reply
       send(frame{17, ""});
