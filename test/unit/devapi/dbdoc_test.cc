@@ -164,13 +164,14 @@ TEST(DbDoc, NestingIsBoundedByMySQLsLimit) {
 
 TEST(DbDoc, CopiesShareOneParse) {
   DbDoc a(R"({"x": [1, 2, 3]})");
-  DbDoc b = a;
+  DbDoc b = a; // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
   EXPECT_EQ(&a["x"], &b["x"]); // the same parsed value
 }
 
 TEST(DbDoc, ConcurrentFirstAccessParsesOnce) {
   DbDoc d(R"({"k": "v", "n": 5})");
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::vector<const Value*> seen(4, nullptr);
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&d, &seen, i] { seen[i] = &d["n"]; });

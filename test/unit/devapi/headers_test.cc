@@ -22,7 +22,7 @@ TEST(PublicHeaders, IncludeNoInternalOrThirdPartyHeader) {
            {"cdk/", "google/protobuf", ".pb.h", "rapidjson", "openssl/", "\"devapi/"}) {
         EXPECT_EQ(line.find(banned), std::string::npos) << entry.path() << ": " << line;
       }
-      EXPECT_NE(line.find("<"), std::string::npos) << entry.path() << ": use <...>: " << line;
+      EXPECT_NE(line.find('<'), std::string::npos) << entry.path() << ": use <...>: " << line;
     }
   }
   EXPECT_GE(headers, 12);

@@ -60,7 +60,7 @@ TEST(Column, CarriesItsMetadata) {
   data->fractional_digits = 2;
   data->is_signed = true;
   Column c = detail::access::make_column(std::move(data));
-  Column copy = c;
+  Column copy = c; // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
   EXPECT_EQ(copy.getSchemaName(), "shop");
   EXPECT_EQ(copy.getTableName(), "items");
   EXPECT_EQ(copy.getColumnName(), "price");
@@ -97,7 +97,7 @@ TEST(ItemList, ConvertsToOtherContainers) {
   RowList rows(std::vector<Row>{Row(1), Row(2)});
   std::list<Row> as_list = rows;
   std::deque<Row> as_deque = rows;
-  std::vector<Row> as_vector = rows;
+  std::vector<Row> as_vector = rows; // NOLINT(performance-unnecessary-copy-initialization)
   EXPECT_EQ(as_list.size(), 2u);
   EXPECT_EQ(static_cast<int>(as_deque.back()[0]), 2);
   EXPECT_EQ(as_vector.size(), 2u);
