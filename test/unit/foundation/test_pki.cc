@@ -70,7 +70,7 @@ x509_ptr make_cert(const char* cn, long serial, EVP_PKEY* key, X509* issuer, EVP
     add_ext(cert.get(), signer, NID_basic_constraints, "critical,CA:FALSE");
     add_ext(cert.get(), signer, NID_key_usage, "critical,digitalSignature");
     add_ext(cert.get(), signer, NID_ext_key_usage, "serverAuth");
-    add_ext(cert.get(), signer, NID_subject_alt_name, san);
+    if (san != nullptr) add_ext(cert.get(), signer, NID_subject_alt_name, san);
   }
   check(X509_sign(cert.get(), issuer_key != nullptr ? issuer_key : key, EVP_sha256()) > 0,
         "X509_sign");
@@ -136,12 +136,14 @@ struct owner {
     f.dir = buf.data();
     auto at = [this](const char* name) { return f.dir + "/" + name; };
 
-    pkey_ptr ca_key = new_key(), other_key = new_key(), srv_key = new_key(), rev_key = new_key();
+    pkey_ptr ca_key = new_key(), other_key = new_key(), srv_key = new_key(), rev_key = new_key(),
+             cn_key = new_key();
     x509_ptr ca = make_cert("mysqlx test CA", 1, ca_key.get(), nullptr, nullptr, nullptr);
     x509_ptr other = make_cert("mysqlx other CA", 1, other_key.get(), nullptr, nullptr, nullptr);
     const char* san = "DNS:localhost,IP:127.0.0.1,IP:::1";
     x509_ptr srv = make_cert("mysqlx test server", 2, srv_key.get(), ca.get(), ca_key.get(), san);
     x509_ptr rev = make_cert("mysqlx test server", 3, rev_key.get(), ca.get(), ca_key.get(), san);
+    x509_ptr cn_only = make_cert("localhost", 4, cn_key.get(), ca.get(), ca_key.get(), nullptr);
     crl_ptr crl = make_crl(ca.get(), ca_key.get(), 3);
 
     f.ca = at("ca.pem");
@@ -161,6 +163,10 @@ struct owner {
     write_file(f.server_key, f.server_key_pem);
     write_file(f.revoked_cert, cert_pem(rev.get()));
     write_file(f.revoked_key, key_pem(rev_key.get()));
+    f.cn_only_cert = at("cn-only-cert.pem");
+    f.cn_only_key = at("cn-only-key.pem");
+    write_file(f.cn_only_cert, cert_pem(cn_only.get()));
+    write_file(f.cn_only_key, key_pem(cn_key.get()));
     std::string crl_text = to_pem([&crl](BIO* b) { return PEM_write_bio_X509_CRL(b, crl.get()); });
     write_file(f.crl, crl_text);
     std::filesystem::create_directory(f.capath);

@@ -8,6 +8,8 @@
 //   server-key.pem      IP:::1, signed by ca.pem
 //   revoked-cert.pem  like server-cert.pem, but its serial is in crl.pem
 //   revoked-key.pem
+//   cn-only-cert.pem  CN=localhost and no SAN, signed by ca.pem
+//   cn-only-key.pem
 //   crl.pem           ca.pem's CRL, revoking revoked-cert.pem
 //   capath/           ca.pem as <subject hash>.0 (an OpenSSL hashed dir)
 //   crlpath/          crl.pem as <issuer hash>.r0
@@ -21,6 +23,7 @@ namespace test_pki {
 struct files {
   std::string dir;
   std::string ca, other_ca, server_cert, server_key, revoked_cert, revoked_key, crl;
+  std::string cn_only_cert, cn_only_key;
   std::string capath, crlpath;
   // PEM text of the same, for in-memory use.
   std::string server_cert_pem, server_key_pem;

@@ -23,11 +23,14 @@ struct server_view {
   std::string version, cipher, sni, error;
 };
 
+// Which certificate the test server presents (test_pki.h).
+enum class server_cert { good, revoked, cn_only };
+
 // A TLS echo server for one connection: handshake, then echo until EOF.
 class tls_echo {
 public:
-  explicit tls_echo(bool revoked_cert = false)
-      : m_ctx(make_ctx(revoked_cert)),
+  explicit tls_echo(server_cert cert = server_cert::good)
+      : m_ctx(make_ctx(cert)),
         m_server(test_server::listen_local(), [this](cdk::socket_stream& s) { serve(s); }) {}
 
   // Connects, upgrades with opts/host, and round-trips a message.
@@ -61,10 +64,13 @@ public:
   }
 
 private:
-  static cdk::tls_server_context make_ctx(bool revoked) {
+  static cdk::tls_server_context make_ctx(server_cert cert) {
     const auto& pki = test_pki::get();
-    auto ctx = revoked ? cdk::tls_server_context::from_files(pki.revoked_cert, pki.revoked_key)
-                       : cdk::tls_server_context::from_files(pki.server_cert, pki.server_key);
+    auto ctx = cert == server_cert::revoked
+                   ? cdk::tls_server_context::from_files(pki.revoked_cert, pki.revoked_key)
+               : cert == server_cert::cn_only
+                   ? cdk::tls_server_context::from_files(pki.cn_only_cert, pki.cn_only_key)
+                   : cdk::tls_server_context::from_files(pki.server_cert, pki.server_key);
     if (!ctx) throw std::runtime_error(ctx.err().message);
     return std::move(ctx).value();
   }

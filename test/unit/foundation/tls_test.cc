@@ -117,7 +117,7 @@ TEST(Tls, UnreadableCaAndCrlLocationsAreNamed) {
 }
 
 TEST(Tls, VerifyIdentityAcceptsNamesInTheCertificate) {
-  for (const char* host : {"localhost", "127.0.0.1"}) {
+  for (const char* host : {"localhost", "127.0.0.1", "::1"}) {
     SCOPED_TRACE(host);
     tls_echo peer;
     auto st = peer.connect(opts_with(ssl_mode::verify_identity, test_pki::get().ca), host);
@@ -139,6 +139,19 @@ TEST(Tls, VerifyIdentityRejectsOtherNames) {
   {
     tls_echo peer; // VERIFY_CA alone does not look at the name
     EXPECT_TRUE(peer.connect(opts_with(ssl_mode::verify_ca, test_pki::get().ca), "db.example"));
+  }
+}
+
+TEST(Tls, VerifyIdentityFallsBackToTheCnWithoutSan) {
+  {
+    tls_echo peer(server_cert::cn_only);
+    auto st = peer.connect(opts_with(ssl_mode::verify_identity, test_pki::get().ca), "localhost");
+    EXPECT_TRUE(st) << (st ? "" : st.err().message);
+  }
+  {
+    tls_echo peer(server_cert::cn_only);
+    auto st = peer.connect(opts_with(ssl_mode::verify_identity, test_pki::get().ca), "db.example");
+    expect_ssl_error(st, "hostname mismatch");
   }
 }
 
@@ -164,19 +177,19 @@ TEST(Tls, SniIsSentForNamesOnly) {
 TEST(Tls, CrlRejectsARevokedCertificate) {
   const auto& pki = test_pki::get();
   {
-    tls_echo peer(/*revoked_cert=*/true);
+    tls_echo peer(server_cert::revoked);
     tls_options o = opts_with(ssl_mode::verify_ca, pki.ca);
     o.crl = pki.crl;
     expect_ssl_error(peer.connect(o), "certificate revoked");
   }
   {
-    tls_echo peer(/*revoked_cert=*/true);
+    tls_echo peer(server_cert::revoked);
     tls_options o = opts_with(ssl_mode::verify_ca, pki.ca);
     o.crlpath = pki.crlpath;
     expect_ssl_error(peer.connect(o), "certificate revoked");
   }
   {
-    tls_echo peer(/*revoked_cert=*/true); // without the CRL it passes
+    tls_echo peer(server_cert::revoked); // without the CRL it passes
     EXPECT_TRUE(peer.connect(opts_with(ssl_mode::verify_ca, pki.ca)));
   }
   {
