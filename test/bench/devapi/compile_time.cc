@@ -7,17 +7,17 @@
 // best and median CPU time (user + system of the compiler, so a busy machine
 // inflates it less than wall time) and the best wall time.
 //
-// Usage: bench_devapi_compile [runs]   (default 5)
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+// Usage: bench_devapi_compile [runs]   (default 5; Google Benchmark flags
+// that ./dev bench passes to every benchmark are ignored)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -61,14 +61,18 @@ void report(const char* name, std::vector<sample> runs, bool last) {
   std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.cpu_s < b.cpu_s; });
   double best_wall = runs.front().wall_s;
   for (const auto& r : runs) best_wall = std::min(best_wall, r.wall_s);
-  std::printf("    \"%s\": {\"cpu_best_s\": %.3f, \"cpu_median_s\": %.3f, \"wall_best_s\": %.3f}%s\n",
-              name, runs.front().cpu_s, runs[runs.size() / 2].cpu_s, best_wall, last ? "" : ",");
+  std::printf(
+      "    \"%s\": {\"cpu_best_s\": %.3f, \"cpu_median_s\": %.3f, \"wall_best_s\": %.3f}%s\n", name,
+      runs.front().cpu_s, runs[runs.size() / 2].cpu_s, best_wall, last ? "" : ",");
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  const int n = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
+  int n = 5;
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] != '-') n = std::max(1, std::atoi(argv[i]));
+  }
   const std::string api = write_file("bench_xdevapi.cc", "#include <mysqlx/xdevapi.h>\n");
   const std::string base =
       write_file("bench_baseline.cc", "#include <memory>\n#include <string>\n#include <vector>\n");

@@ -1,9 +1,7 @@
 // CPU cost of the session-free data path: reading documents (DbDoc parse and
 // field access) and converting row values, per item.
-#include <mysqlx/value.h>
-
 #include <benchmark/benchmark.h>
-
+#include <mysqlx/value.h>
 #include <string>
 
 namespace {
