@@ -9,7 +9,7 @@ namespace cdk::session {
 
 namespace pr = cdk::protocol;
 
-connection::connection(std::unique_ptr<stream> s, std::string host, std::uint64_t max_size)
+connection::connection(key, std::unique_ptr<stream> s, std::string host, std::uint64_t max_size)
     : m_stream(std::move(s)), m_host(std::move(host)), m_reader(max_size) {}
 
 connection::~connection() {
@@ -18,8 +18,8 @@ connection::~connection() {
 
 result<std::unique_ptr<connection>>
 connection::open(std::unique_ptr<stream> s, const connect_options& opts, std::string host) {
-  std::unique_ptr<connection> c(
-      new connection(std::move(s), std::move(host), opts.max_message_size));
+  auto c =
+      std::make_unique<connection>(key{}, std::move(s), std::move(host), opts.max_message_size);
   auto st = c->run_handshake(opts);
   if (!st) return st.err();
   return c;

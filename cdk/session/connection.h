@@ -69,8 +69,16 @@ public:
   status close();
   bool is_open() const noexcept { return m_stream != nullptr && !m_failed; }
 
+  // Only open() can make one (the key is private): a connection exists only
+  // once set-up has succeeded.
+  struct key {
+  private:
+    explicit key() = default; // explicit: not an aggregate, so only friends make one
+    friend class connection;
+  };
+  connection(key, std::unique_ptr<stream> s, std::string host, std::uint64_t max_size);
+
 private:
-  connection(std::unique_ptr<stream> s, std::string host, std::uint64_t max_size);
   status run_handshake(const connect_options& opts);
   result<protocol::frame> read_frame();
   error broken(error e);
