@@ -179,6 +179,10 @@ status connect_options_builder::set_option(const uri_option& opt) {
     if (id == id_t::connection_attributes) return ok();
     return option_error(opt_name(id) + " needs a value");
   }
+  // A caller other than the grammar may hand over an inconsistent uri_option.
+  if (!opt.is_list && opt.values.size() != 1) {
+    return option_error(opt_name(id) + " takes exactly one value");
+  }
   return apply(id, opt);
 }
 

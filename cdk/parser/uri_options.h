@@ -6,6 +6,7 @@
 //
 // set_option() checks one option (name, value, duplicates); finish() checks
 // the rules that involve several options and applies implied defaults.
+// After an error the builder's state is unspecified: start a new one.
 #pragma once
 
 #include "cdk/foundation/error.h"

@@ -314,6 +314,22 @@ TEST(uri_options, builder_works_without_a_uri) {
             "hosts=sock:/tmp/x.sock/p50,a:1/p5 ssl-mode=verify_identity ca=/ca.pem");
 }
 
+TEST(uri_options, builder_rejects_inconsistent_options) {
+  cdk::connect_options_builder b;
+  cdk::uri_option no_values{"ssl-mode", {}, true, false, 0};
+  auto st = b.set_option(no_values);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.err().message.find("option 'ssl-mode' takes exactly one value"), std::string::npos);
+  cdk::uri_option two_values{"tls-versions", {"TLSv1.2", "TLSv1.3"}, true, false, 0};
+  st = b.set_option(two_values);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.err().message.find("takes exactly one value"), std::string::npos);
+  cdk::uri_option as_list{"tls-versions", {"TLSv1.2", "TLSv1.3"}, true, true, 0};
+  cdk::connect_options_builder b2;
+  EXPECT_TRUE(b2.set_option(as_list).ok());
+  EXPECT_FALSE(b2.set_hosts({}, false).ok()); // at least one host
+}
+
 TEST(uri_options, every_option_name_is_listed_once) {
   for (int i = 0; i < static_cast<int>(cdk::uri_option_id::count_); ++i) {
     const std::string_view name = cdk::uri_option_name(static_cast<cdk::uri_option_id>(i));

@@ -99,6 +99,8 @@ const good_case k_good[] = {
      "scheme=mysqlx user=app host=sock:/var/run/x.sock schema=shop ssl-mode=disabled"},
     // host lists
     {"[h1]", "hosts=[h1]"},
+    {"[[fe80::1%25eth0]:1,[::2]]", "hosts=[fe80::1%eth0:1,::2]"},
+    {"MYSQLX+SRV://u@[srv.example.com]", "scheme=srv user=u hosts=[srv.example.com]"},
     {"[h1,h2:2,h3]", "hosts=[h1,h2:2,h3]"},
     {"[[::1]:1,h2,127.0.0.1:3]", "hosts=[::1:1,h2,127.0.0.1:3]"},
     {"[(/tmp/a.sock),%2Ftmp%2Fb.sock,h]", "hosts=[sock:/tmp/a.sock,sock:/tmp/b.sock,h]"},
