@@ -24,6 +24,11 @@ bool is_number(const Scalar& v) {
          v.type() == Scalar::V_FLOAT;
 }
 
+bool is_not_op(const Expr& e) {
+  return e.type() == Expr::OPERATOR && e.operator_().name() == "not" &&
+         e.operator_().param_size() == 1;
+}
+
 prec above(prec p) {
   return static_cast<prec>(static_cast<int>(p) + 1);
 }
@@ -271,6 +276,13 @@ private:
       if (n != 2 && !(info.form == shape::like && n == 3)) return false;
       operand(p[0], prec::bit_or);
       keyword(info.keyword);
+      if (info.form == shape::cont_in && is_not_op(p[1])) {
+        // "a IN (NOT b)" would read as an IN list; NOT also works unbracketed
+        // there, binding like '!'.
+        m_out += "NOT ";
+        operand(p[1].operator_().param(0), prec::unary);
+        return true;
+      }
       operand(p[1], prec::bit_or);
       if (n == 3) {
         keyword("ESCAPE");

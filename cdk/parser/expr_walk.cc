@@ -200,6 +200,10 @@ void append_path_items(const ColumnIdentifier& id, int first, member_quote quote
       out += "[*]";
       break;
     case DocumentPathItem::DOUBLE_ASTERISK:
+      // ".***" would read as ".", "**", "*" in the expression language.
+      if (quote == member_quote::backtick && i > 0 &&
+          items[i - 1].type() == DocumentPathItem::MEMBER_ASTERISK)
+        out += ' ';
       out += "**";
       break;
     }

@@ -6,20 +6,36 @@
 namespace cdk::expr_lex {
 namespace {
 
-constexpr bool is_digit(char c) noexcept {
-  return c >= '0' && c <= '9';
+// Character classes, one table lookup per byte.
+enum : std::uint8_t { c_word = 1, c_digit = 2, c_hex = 4 };
+
+constexpr std::array<std::uint8_t, 256> make_classes() {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    // Bytes >= 0x80 are parts of UTF-8 sequences (checked up front), which
+    // MySQL allows in unquoted identifiers.
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80) t[c] |= c_word;
+    if (c >= '0' && c <= '9') t[c] |= c_digit | c_hex;
+    if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) t[c] |= c_hex;
+  }
+  return t;
 }
-constexpr bool is_hex_digit(char c) noexcept {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+constexpr std::array<std::uint8_t, 256> k_classes = make_classes();
+
+inline std::uint8_t cls(char c) noexcept {
+  return k_classes[static_cast<unsigned char>(c)];
 }
-// Bytes >= 0x80 are parts of UTF-8 sequences (checked up front), which
-// MySQL allows in unquoted identifiers.
-constexpr bool is_word_start(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
+inline bool is_digit(char c) noexcept {
+  return (cls(c) & c_digit) != 0;
 }
-constexpr bool is_word_char(char c) noexcept {
-  return is_word_start(c) || is_digit(c);
+inline bool is_hex_digit(char c) noexcept {
+  return (cls(c) & c_hex) != 0;
+}
+inline bool is_word_start(char c) noexcept {
+  return (cls(c) & c_word) != 0;
+}
+inline bool is_word_char(char c) noexcept {
+  return (cls(c) & (c_word | c_digit)) != 0;
 }
 constexpr char upper(char c) noexcept {
   return (c >= 'a' && c <= 'z') ? char(c - 32) : c;
@@ -30,23 +46,41 @@ struct kw_entry {
   kw k;
 };
 
-// Few enough that a scan over the entries of the word's length is fastest.
+// Sorted by length; k_by_length[n] is the first entry of length n.
 constexpr std::array<kw_entry, 23> k_keywords{{
-    {"AND", kw::and_},          {"OR", kw::or_},        {"XOR", kw::xor_},
-    {"NOT", kw::not_},          {"IS", kw::is},         {"IN", kw::in},
-    {"LIKE", kw::like},         {"RLIKE", kw::rlike},   {"REGEXP", kw::regexp},
-    {"BETWEEN", kw::between},   {"TRUE", kw::true_},    {"FALSE", kw::false_},
-    {"NULL", kw::null},         {"DIV", kw::div},       {"MOD", kw::mod},
-    {"INTERVAL", kw::interval}, {"CAST", kw::cast},     {"BINARY", kw::binary},
-    {"OVERLAPS", kw::overlaps}, {"ESCAPE", kw::escape}, {"AS", kw::as},
-    {"ASC", kw::asc},           {"DESC", kw::desc},
+    {"OR", kw::or_},
+    {"IS", kw::is},
+    {"IN", kw::in},
+    {"AS", kw::as},
+    {"AND", kw::and_},
+    {"XOR", kw::xor_},
+    {"NOT", kw::not_},
+    {"DIV", kw::div},
+    {"MOD", kw::mod},
+    {"ASC", kw::asc},
+    {"LIKE", kw::like},
+    {"TRUE", kw::true_},
+    {"NULL", kw::null},
+    {"CAST", kw::cast},
+    {"DESC", kw::desc},
+    {"RLIKE", kw::rlike},
+    {"FALSE", kw::false_},
+    {"REGEXP", kw::regexp},
+    {"BINARY", kw::binary},
+    {"ESCAPE", kw::escape},
+    {"BETWEEN", kw::between},
+    {"INTERVAL", kw::interval},
+    {"OVERLAPS", kw::overlaps},
 }};
+constexpr std::array<std::uint8_t, 10> k_by_length{0, 0, 0, 4, 10, 15, 17, 20, 21, 23};
 
 kw classify(std::string_view w) noexcept {
   if (w.size() < 2 || w.size() > 8) return kw::none;
   const char first = upper(w[0]);
-  for (const auto& e : k_keywords)
-    if (e.text.size() == w.size() && e.text[0] == first && word_is(w, e.text)) return e.k;
+  for (std::size_t i = k_by_length[w.size()]; i < k_by_length[w.size() + 1]; ++i) {
+    const kw_entry& e = k_keywords[i];
+    if (e.text[0] == first && word_is(w, e.text)) return e.k;
+  }
   return kw::none;
 }
 

@@ -95,6 +95,7 @@ const parse_case k_cases[] = {
     {"a**[1]", "(ident $.a**[1])"},
     {"$.a**.b[*]", "(ident $.a**.b[*])"},
     {"a . b [ 0 ]", "(ident $.a.b[0])"},
+    {"a.* **.b", "(ident $.a.***.b)"},
     {"`a b`.c", "(ident $.\"a b\".c)"},
     {"`a``b`", "(ident $.\"a`b\")"},
     {"$.\"a b\"", "(ident $.\"a b\")"},
@@ -230,6 +231,8 @@ const parse_case k_cases[] = {
     {"a IN b = c", "(== (cont_in (ident $.a) (ident $.b)) (ident $.c))"},
     {"a IN b AND c", "(&& (cont_in (ident $.a) (ident $.b)) (ident $.c))"},
     {"a IN (1, 2) IS TRUE", "(is (in (ident $.a) (uint 1) (uint 2)) (bool true))"},
+    {"w IN NOT NULL", "(cont_in (ident $.w) (not (null)))"},
+    {"w NOT IN NOT (a = b)", "(not_cont_in (ident $.w) (not (== (ident $.a) (ident $.b))))"},
 
     // LIKE, REGEXP, OVERLAPS.
     {"a LIKE 'x%'", "(like (ident $.a) (string 'x%'))"},
