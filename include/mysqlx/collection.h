@@ -17,6 +17,7 @@
 #include <mysqlx/detail/args.h>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/list.h>
+#include <mysqlx/detail/object.h>
 #include <mysqlx/result.h>
 #include <mysqlx/statement.h>
 #include <mysqlx/value.h>
@@ -26,9 +27,6 @@
 MYSQLX_NAMESPACE_BEGIN
 
 class Schema;
-namespace detail {
-struct object_ref; // defined with the session layer
-} // namespace detail
 
 class MYSQLX_EXPORT CollectionAdd : public detail::statement_base {
 public:
@@ -122,16 +120,9 @@ private:
   friend struct detail::access;
 };
 
-/// A document collection. Cheap to copy; copies refer to the same collection.
-class MYSQLX_EXPORT Collection {
+/// A document collection (see detail::object_base for copies and lifetime).
+class MYSQLX_EXPORT Collection : public detail::object_base {
 public:
-  Collection(const Collection&);
-  Collection(Collection&&) noexcept;
-  Collection& operator=(const Collection&);
-  Collection& operator=(Collection&&) noexcept;
-  ~Collection();
-
-  const std::string& getName() const noexcept;
   Schema getSchema() const;
   bool existsInDatabase() const;
   std::uint64_t count();
@@ -158,9 +149,8 @@ public:
   void dropIndex(const std::string& name);
 
 private:
-  explicit Collection(std::unique_ptr<detail::object_ref> ref) noexcept;
+  using object_base::object_base;
   CollectionAdd add_documents(std::vector<Value>&& docs);
-  std::unique_ptr<detail::object_ref> m_ref;
   friend struct detail::access;
 };
 

@@ -5,22 +5,16 @@
 #include <mysqlx/collection.h>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/list.h>
+#include <mysqlx/detail/object.h>
 #include <mysqlx/table.h>
 #include <string>
 
 MYSQLX_NAMESPACE_BEGIN
 
-/// A schema of a session. Cheap to copy; copies refer to the same schema.
+/// A schema of a session (see detail::object_base for copies and lifetime).
 /// Getting one costs no round trip unless `check` is true.
-class MYSQLX_EXPORT Schema {
+class MYSQLX_EXPORT Schema : public detail::object_base {
 public:
-  Schema(const Schema&);
-  Schema(Schema&&) noexcept;
-  Schema& operator=(const Schema&);
-  Schema& operator=(Schema&&) noexcept;
-  ~Schema();
-
-  const std::string& getName() const noexcept;
   bool existsInDatabase() const;
 
   /// With `reuse`, an existing collection is returned instead of an error.
@@ -38,8 +32,7 @@ public:
   Table getCollectionAsTable(const std::string& name, bool check = true);
 
 private:
-  explicit Schema(std::unique_ptr<detail::object_ref> ref) noexcept;
-  std::unique_ptr<detail::object_ref> m_ref;
+  using object_base::object_base;
   friend struct detail::access;
 };
 

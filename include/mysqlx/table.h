@@ -12,6 +12,7 @@
 #include <mysqlx/detail/args.h>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/list.h>
+#include <mysqlx/detail/object.h>
 #include <mysqlx/result.h>
 #include <mysqlx/statement.h>
 #include <mysqlx/value.h>
@@ -21,9 +22,6 @@
 MYSQLX_NAMESPACE_BEGIN
 
 class Schema;
-namespace detail {
-struct object_ref; // defined with the session layer
-} // namespace detail
 
 class MYSQLX_EXPORT TableInsert : public detail::statement_base {
 public:
@@ -108,16 +106,9 @@ private:
   friend struct detail::access;
 };
 
-/// A table or view. Cheap to copy; copies refer to the same table.
-class MYSQLX_EXPORT Table {
+/// A table or view (see detail::object_base for copies and lifetime).
+class MYSQLX_EXPORT Table : public detail::object_base {
 public:
-  Table(const Table&);
-  Table(Table&&) noexcept;
-  Table& operator=(const Table&);
-  Table& operator=(Table&&) noexcept;
-  ~Table();
-
-  const std::string& getName() const noexcept;
   Schema getSchema() const;
   bool existsInDatabase() const;
   bool isView();
@@ -135,10 +126,9 @@ public:
   TableRemove remove();
 
 private:
-  explicit Table(std::unique_ptr<detail::object_ref> ref) noexcept;
+  using object_base::object_base;
   TableInsert make_insert(std::vector<std::string>&& columns);
   TableSelect make_select(std::vector<Value>&& projections);
-  std::unique_ptr<detail::object_ref> m_ref;
   friend struct detail::access;
 };
 
