@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the Debian packages libmysqlx1 and libmysqlx-dev from an already
+# built tree (${MYSQLX_BUILD_DIR}) into ${MYSQLX_BUILD_DIR}/packages (or $1).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${MYSQLX_BUILD_DIR:-$ROOT/build}
+OUT=${1:-$BUILD/packages}
+
+[ -f "$BUILD/CPackConfig.cmake" ] ||
+  { echo "package.sh: $BUILD is not a configured build tree (no CPackConfig.cmake)" >&2; exit 1; }
+# cpack installs from the build tree; it does not build.
+cmake --build "$BUILD" --target mysqlx mysqlx_bundle >/dev/null
+
+mkdir -p "$OUT"
+rm -f "$OUT"/*.deb
+rm -rf "$OUT/_CPack_Packages"
+cpack --config "$BUILD/CPackConfig.cmake" -G DEB -B "$OUT" >"$OUT/cpack.log" 2>&1 ||
+  { cat "$OUT/cpack.log" >&2; echo "package.sh: cpack failed" >&2; exit 1; }
+rm -rf "$OUT/_CPack_Packages"
+
+shopt -s nullglob
+debs=("$OUT"/*.deb)
+[ ${#debs[@]} -eq 2 ] || { echo "package.sh: expected 2 packages, got ${#debs[@]}" >&2; exit 1; }
+for deb in "${debs[@]}"; do
+  echo "$deb"
+  dpkg-deb -f "$deb" Package Version Depends | sed 's/^/  /'
+done

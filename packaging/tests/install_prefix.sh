@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Setup fixture of the packaging tests: `cmake --install` of the runtime and
+# dev components into a fresh prefix, then checks of what landed there.
+#   install_prefix.sh <build dir> <source dir> <prefix>
+set -euo pipefail
+build=$1 src=$2 prefix=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+rm -rf "$prefix"
+for component in runtime dev; do
+  cmake --install "$build" --prefix "$prefix" --component "$component"
+done
+
+so=$(find "$prefix" -name libmysqlx.so.1)
+[ -n "$so" ] || fail "no libmysqlx.so.1 under $prefix"
+libdir=$(dirname "$so")
+echo "libdir: ${libdir#"$prefix"/}"
+# libmysqlx.so -> libmysqlx.so.1 -> the real file, whose SONAME is libmysqlx.so.1.
+[ -L "$libdir/libmysqlx.so" ] && [ "$(readlink "$libdir/libmysqlx.so")" = libmysqlx.so.1 ] ||
+  fail "libmysqlx.so is not a link to libmysqlx.so.1"
+[ -L "$so" ] && real=$(readlink -f "$so") && [ -f "$real" ] && [ ! -L "$real" ] ||
+  fail "libmysqlx.so.1 is not a link to the real file"
+soname=$(readelf -d "$real" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = libmysqlx.so.1 ] || fail "SONAME of $(basename "$real") is '$soname'"
+echo "libmysqlx.so -> libmysqlx.so.1 -> $(basename "$real") (SONAME $soname)"
+
+# libmysqlx.a carries cdk and the protocol messages, not only the DevAPI.
+archive=$libdir/libmysqlx.a
+[ -f "$archive" ] || fail "no $archive"
+for ns in 'mysqlx::' 'cdk::' 'Mysqlx::'; do
+  n=$(nm -C --defined-only "$archive" 2>/dev/null | grep -c " T .*$ns" || true)
+  [ "$n" -gt 0 ] || fail "libmysqlx.a defines no $ns functions"
+  echo "libmysqlx.a: $n functions of $ns"
+done
+
+# Exactly the public headers.
+headers() { (cd "$1" && find . -name '*.h' | sort); }
+diff <(headers "$src/include/mysqlx") <(headers "$prefix/include/mysqlx") ||
+  fail "the installed headers are not the public headers"
+while IFS= read -r h; do
+  cmp -s "$src/include/mysqlx/$h" "$prefix/include/mysqlx/$h" || fail "installed $h differs"
+done < <(headers "$src/include/mysqlx")
+echo "headers: $(find "$prefix/include/mysqlx" -name '*.h' | wc -l) files"
+
+for f in mysqlxConfig.cmake mysqlxConfigVersion.cmake mysqlxTargets.cmake mysqlxStaticTargets.cmake; do
+  [ -f "$libdir/cmake/mysqlx/$f" ] || fail "no $libdir/cmake/mysqlx/$f"
+done
+pc=$libdir/pkgconfig/mysqlx.pc
+[ -f "$pc" ] || fail "no $pc"
+grep -qx "prefix=$prefix" "$pc" || fail "$pc does not say prefix=$prefix"
+echo "install into $prefix: ok"
