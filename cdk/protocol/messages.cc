@@ -6,6 +6,7 @@
 #include "mysqlx_connection.pb.h"
 #include "mysqlx_expect.pb.h"
 #include "mysqlx_session.pb.h"
+#include "mysqlx_sql.pb.h"
 
 namespace cdk::protocol {
 
@@ -90,6 +91,15 @@ status encode_expect_open(std::string& out, bool empty_context,
 
 void encode_expect_close(std::string& out) {
   append_empty(out, client_msg::expect_close);
+}
+
+status encode_stmt_execute(std::string& out, std::string_view stmt, const std::vector<value>& args,
+                           std::string_view name_space) {
+  Mysqlx::Sql::StmtExecute msg;
+  msg.set_stmt(std::string(stmt));
+  for (const value& a : args) to_any(a, *msg.add_args());
+  if (name_space != "sql") msg.set_namespace_(std::string(name_space));
+  return append_message(out, client_msg::sql_stmt_execute, msg);
 }
 
 result<std::string> decode_ok(const frame& f) {

@@ -46,6 +46,13 @@ status encode_expect_open(std::string& out, bool empty_context,
                           const std::vector<expect_condition>& conditions);
 void encode_expect_close(std::string& out);
 
+// Mysqlx.Sql.StmtExecute: SQL (namespace "sql") or an X Plugin admin command
+// (namespace "mysqlx", e.g. "create_collection" with one object argument).
+// Its reply ends with StmtExecuteOk (replies::statement).
+status encode_stmt_execute(std::string& out, std::string_view stmt,
+                           const std::vector<value>& args = {},
+                           std::string_view name_space = "sql");
+
 // Mysqlx.Ok (server 0): its optional message.
 result<std::string> decode_ok(const frame& f);
 

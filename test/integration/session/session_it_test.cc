@@ -87,6 +87,38 @@ TEST_P(session_it, the_probe_tells_who_generates_ids) {
   EXPECT_TRUE(close_reply.value().ok()) << close_reply.value().error->message;
 }
 
+TEST_P(session_it, pipelined_statements_reply_in_order) {
+  auto c = open();
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  auto& pipe = c.value()->pipeline();
+  ASSERT_TRUE(protocol::encode_stmt_execute(pipe.output(), "SELECT 1").ok());
+  pipe.expect(protocol::replies::statement);
+  ASSERT_TRUE(protocol::encode_stmt_execute(pipe.output(), "SELECT * FROM no_such_db.t").ok());
+  pipe.expect(protocol::replies::statement);
+  ASSERT_TRUE(protocol::encode_stmt_execute(pipe.output(), "SELECT 2, 3").ok());
+  pipe.expect(protocol::replies::statement);
+
+  auto first = c.value()->read_reply();
+  ASSERT_TRUE(first.ok()) << first.err().message;
+  ASSERT_TRUE(first.value().ok()) << first.value().error->message;
+  std::vector<int> types;
+  for (const auto& f : first.value().frames) types.push_back(f.type);
+  EXPECT_EQ(types, (std::vector<int>{12, 13, 14, 17})); // metadata, row, done, ok
+
+  auto second = c.value()->read_reply();
+  ASSERT_TRUE(second.ok()) << second.err().message;
+  ASSERT_TRUE(second.value().error); // a statement error ends only its own reply
+  EXPECT_EQ(second.value().error->origin, error_origin::server);
+  EXPECT_FALSE(second.value().error->fatal);
+
+  auto third = c.value()->read_reply();
+  ASSERT_TRUE(third.ok()) << third.err().message;
+  ASSERT_TRUE(third.value().ok());
+  EXPECT_EQ(third.value().frames.front().type, 12);
+  EXPECT_EQ(third.value().last().type, 17);
+  EXPECT_TRUE(c.value()->close().ok());
+}
+
 TEST_P(session_it, verify_ca_with_the_servers_ca) {
   ASSERT_FALSE(m_ca.empty()) << "MYSQLX_TEST_CA_" << GetParam().name << " is not set";
   m_opts.tls.mode = ssl_mode::verify_ca;

@@ -2,6 +2,7 @@
 #include "cdk/protocol/messages.h"
 #include "mysqlx_connection.pb.h"
 #include "mysqlx_session.pb.h"
+#include "mysqlx_sql.pb.h"
 
 #include <gtest/gtest.h>
 
@@ -83,6 +84,29 @@ TEST(messages, authenticate_start_and_continue) {
   auto salt = decode_authenticate_continue(frame{3, cont.SerializeAsString()});
   ASSERT_TRUE(salt.ok());
   EXPECT_EQ(salt.value(), "01234567890123456789");
+}
+
+TEST(messages, stmt_execute_sql_and_admin_commands) {
+  std::string out;
+  ASSERT_TRUE(encode_stmt_execute(out, "SELECT 1").ok());
+  EXPECT_EQ(out[4], 12);
+  Mysqlx::Sql::StmtExecute sql;
+  ASSERT_TRUE(sql.ParseFromString(out.substr(5)));
+  EXPECT_EQ(sql.stmt(), "SELECT 1");
+  EXPECT_FALSE(sql.has_namespace_()); // "sql" is the default: not sent
+  EXPECT_EQ(sql.args_size(), 0);
+
+  out.clear();
+  auto arg = value::of_object(
+      {{"schema", value::of_string("shop")}, {"name", value::of_string("orders")}});
+  ASSERT_TRUE(encode_stmt_execute(out, "create_collection", {arg}, "mysqlx").ok());
+  Mysqlx::Sql::StmtExecute admin;
+  ASSERT_TRUE(admin.ParseFromString(out.substr(5)));
+  EXPECT_EQ(admin.namespace_(), "mysqlx");
+  ASSERT_EQ(admin.args_size(), 1);
+  EXPECT_EQ(admin.args(0).type(), Mysqlx::Datatypes::Any::OBJECT);
+  EXPECT_EQ(admin.args(0).obj().fld(1).key(), "name");
+  EXPECT_EQ(admin.args(0).obj().fld(1).value().scalar().v_string().value(), "orders");
 }
 
 TEST(messages, decode_ok_rejects_other_types) {
