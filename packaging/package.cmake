@@ -16,7 +16,9 @@ set(CPACK_PACKAGE_NAME mysqlx)
 set(CPACK_PACKAGE_VENDOR mysqlx)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "${MYSQLX_PACKAGE_MAINTAINER}")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# Empty: CPack would put the summary (by default the project description)
+# before both descriptions below, which carry their own synopsis lines.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "")
 set(CPACK_GENERATOR DEB)
 set(CPACK_SOURCE_GENERATOR "")
 # Only the two components; install rules of other parts of the tree (none
@@ -40,25 +42,25 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libmysqlx1)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 # A shlibs control file (so packages built against us get the right
-# Depends) and the ldconfig trigger in postinst/postrm.
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_GENERATE_SHLIBS ON)
+# Depends), and ldconfig run from postinst/postrm.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON) # only libmysqlx1 has a shared object
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
-set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
-    "C++ connector for MySQL's X Protocol and X DevAPI (runtime)
- libmysqlx implements the X DevAPI for C++: sessions, document collections
- and tables over MySQL's X Protocol, with server-generated document ids.
- .
- This package contains the shared library.")
+set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
+    "C++ connector for MySQL's X Protocol and X DevAPI (shared library)
+libmysqlx implements the X DevAPI for C++: sessions, document collections
+and tables over MySQL's X Protocol, with server-generated document ids.
+
+This package contains the shared library.")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libmysqlx-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 list(JOIN MYSQLX_DEV_DEB_DEPENDS ", " CPACK_DEBIAN_DEV_PACKAGE_DEPENDS)
-set(CPACK_COMPONENT_DEV_DESCRIPTION
+set(CPACK_DEBIAN_DEV_DESCRIPTION
     "C++ connector for MySQL's X Protocol and X DevAPI (development files)
- libmysqlx implements the X DevAPI for C++: sessions, document collections
- and tables over MySQL's X Protocol, with server-generated document ids.
- .
- This package contains the headers, the static library, the CMake package
- (find_package(mysqlx)) and the pkg-config file (mysqlx.pc).")
+libmysqlx implements the X DevAPI for C++: sessions, document collections
+and tables over MySQL's X Protocol, with server-generated document ids.
+
+This package contains the headers, the static library, the CMake package
+(find_package(mysqlx)) and the pkg-config file (mysqlx.pc).")
 
 include(CPack)

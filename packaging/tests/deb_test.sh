@@ -14,6 +14,8 @@ runtime=$(ls "$out"/libmysqlx1_*.deb 2>/dev/null) || fail "no libmysqlx1 package
 dev=$(ls "$out"/libmysqlx-dev_*.deb 2>/dev/null) || fail "no libmysqlx-dev package"
 
 field() { dpkg-deb -f "$1" "$2"; }
+# has_dep "<Depends field>" <package>: the package is one of the relations.
+has_dep() { tr ',' '\n' <<<"$1" | awk '{print $1}' | grep -qxF "$2"; }
 version=$(field "$runtime" Version)
 depends=$(field "$runtime" Depends)
 dev_depends=$(field "$dev" Depends)
@@ -44,10 +46,10 @@ for needed in $(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
   done
   [ -n "$pkg" ] || fail "no package owns $path ($needed)"
   echo "NEEDED $needed -> $pkg"
-  grep -Eq "(^|, )$pkg( |,|$)" <<<"$depends" || fail "Depends of libmysqlx1 lacks $pkg (for $needed)"
+  has_dep "$depends" "$pkg" || fail "Depends of libmysqlx1 lacks $pkg (for $needed)"
 done
 dpkg-deb -I "$runtime" shlibs | grep -q '^libmysqlx 1 libmysqlx1' || fail "no shlibs entry"
-dpkg-deb -I "$runtime" triggers | grep -q ldconfig || fail "no ldconfig trigger"
+dpkg-deb -I "$runtime" postinst | grep -q ldconfig || fail "postinst does not run ldconfig"
 
 # Dev contents and Depends.
 dev_files=$(dpkg-deb -c "$dev" | awk '{print $6}')
@@ -58,7 +60,7 @@ for f in './usr/include/mysqlx/xdevapi.h' './usr/lib/[^/]*/libmysqlx.a' \
 done
 grep -q "libmysqlx1 (= $version)" <<<"$dev_depends" || fail "libmysqlx-dev does not depend on libmysqlx1 (= $version)"
 for p in libprotobuf-dev libssl-dev zlib1g-dev; do
-  grep -Eq "(^|, )$p(,|$| )" <<<"$dev_depends" || fail "libmysqlx-dev does not depend on $p"
+  has_dep "$dev_depends" "$p" || fail "libmysqlx-dev does not depend on $p"
 done
 
 # Installable here: apt resolves their dependencies (simulation, no change).
