@@ -135,7 +135,7 @@ int parser::parse_number(Expr& out, bool negative) {
 }
 
 int parser::parse_placeholder(Expr& out) {
-  if (m_placeholders == nullptr) return fail_expected("no placeholder here; a name");
+  if (m_placeholders == nullptr) return fail(m_tok.pos, "placeholders are not allowed here");
   out.set_type(Expr::PLACEHOLDER);
   if (accept(tok::qmark)) {
     out.set_position(m_placeholders->add_anonymous());
