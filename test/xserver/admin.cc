@@ -167,6 +167,8 @@ stmt_result session::admin_command(const std::string& ns, const std::string& cmd
     m_out.stmt_ok();
     return std::nullopt;
   }
+  if (cmd == "list_clients") return list_clients();
+  if (cmd == "kill_client") return kill_client(admin_args(raw, positional, {"id"}).get("id"));
   if (cmd == "list_objects") {
     admin_args args(raw, positional, {"schema", "pattern"});
     return list_objects(args.get("schema"), args.get("pattern"));
@@ -205,6 +207,36 @@ stmt_result session::list_objects(const Any* schema_arg, const Any* pattern_arg)
   sql += " ORDER BY T.TABLE_NAME";
   // ROWS_AFFECTED etc. as for any SELECT; the client reads name and type.
   return execute_sql(sql);
+}
+
+// list_clients: one row per authenticated session. The rows are built as a
+// SELECT so that MariaDB's result path encodes them like any other result.
+stmt_result session::list_clients() {
+  std::string sql;
+  for (const auto& c : m_state.clients()) {
+    sql += sql.empty() ? "SELECT " : " UNION ALL SELECT ";
+    sql += "CAST(" + std::to_string(c.id) + " AS UNSIGNED) AS client_id, " + m_db->quote(c.user) +
+           " AS user, " + m_db->quote(c.host) + " AS host, CAST(" + std::to_string(c.sql_session) +
+           " AS UNSIGNED) AS sql_session";
+  }
+  return execute_sql(sql); // never empty: this session is listed
+}
+
+stmt_result session::kill_client(const Any* id_arg) {
+  if (!id_arg || id_arg->type() != Any::SCALAR ||
+      (id_arg->scalar().type() != Scalar::V_UINT && id_arg->scalar().type() != Scalar::V_SINT))
+    return make_error(errc::x_cmd_argument_type, "Invalid type of argument 'id', expected integer");
+  const auto& s = id_arg->scalar();
+  const std::uint64_t id = s.type() == Scalar::V_UINT
+                               ? s.v_unsigned_int()
+                               : static_cast<std::uint64_t>(s.v_signed_int());
+  std::uint64_t sql_session = 0;
+  if (!m_state.kill_client(id, sql_session))
+    return make_error(errc::no_such_thread, "Unknown thread id: " + std::to_string(id));
+  // Also stop whatever its MariaDB session is running.
+  if (id != m_client_id) m_db->exec("KILL CONNECTION " + std::to_string(sql_session));
+  m_out.stmt_ok();
+  return std::nullopt;
 }
 
 } // namespace xserver

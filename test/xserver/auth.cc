@@ -127,6 +127,9 @@ void session::verify_credentials(const std::string& auth_data) {
   m_user = cred->user;
   m_failed_auths = 0;
   m_client_id = m_state.next_client_id();
+  m_after_reset = false;
+  m_state.register_client(
+      client_entry{m_client_id, m_user, m_peer_host, m_db->thread_id(), m_io->native_handle()});
   m_out.notice_uint(state_param::client_id_assigned, m_client_id);
   m_out.add_empty(server_msg::sess_authenticate_ok);
   m_compress_after_flush = m_compression;

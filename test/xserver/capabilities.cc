@@ -142,6 +142,10 @@ void session::on_capabilities_set(const std::string& payload) {
       return m_out.error(
           make_error(errc::x_duplicated_capabilities, "Duplicated capability: '" + name + "'"));
     const Any& value = cap.value();
+    if (m_after_reset && name != "session_connect_attrs")
+      return fatal(
+          make_error(errc::x_capability_set_not_allowed,
+                     "Only session_connect_attr capability is allowed after Session.Reset"));
     if (name == "tls") {
       auto v = as_bool(value);
       if (!v || !*v || !m_state.tls() || m_io->is_tls()) return m_out.error(prepare_failed(name));

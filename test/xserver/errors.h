@@ -12,6 +12,7 @@ namespace errc {
 inline constexpr std::uint32_t x_bad_message = 5000; // "Invalid message"
 inline constexpr std::uint32_t x_capabilities_prepare_failed = 5001;
 inline constexpr std::uint32_t x_capability_not_found = 5002;
+inline constexpr std::uint32_t x_capability_set_not_allowed = 5009;
 inline constexpr std::uint32_t x_missing_argument = 5013;
 inline constexpr std::uint32_t x_bad_insert_data = 5014;
 inline constexpr std::uint32_t x_cmd_num_arguments = 5015;
@@ -46,6 +47,7 @@ inline constexpr std::uint32_t bad_null = 1048;  // MariaDB ER_BAD_NULL_ERROR
 inline constexpr std::uint32_t dup_entry = 1062; // MariaDB ER_DUP_ENTRY
 inline constexpr std::uint32_t bad_field = 1054; // MariaDB ER_BAD_FIELD_ERROR
 inline constexpr std::uint32_t internal_error = 1815;
+inline constexpr std::uint32_t no_such_thread = 1094;
 } // namespace errc
 
 // One error reply. sql_state defaults to the X Plugin's "HY000"; errors passed

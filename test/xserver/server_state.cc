@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sys/socket.h>
 
 namespace xserver {
 
@@ -109,6 +110,34 @@ bool server_state::persist_unique_prefix(std::uint16_t value, std::string& err) 
 bool server_state::set_unique_prefix(std::uint16_t value, bool persist, std::string& err) {
   if (persist && !persist_unique_prefix(value, err)) return false;
   m_prefix = value;
+  return true;
+}
+
+void server_state::register_client(const client_entry& c) {
+  std::lock_guard<std::mutex> lock(m_clients_mutex);
+  m_clients[c.id] = c;
+}
+
+void server_state::unregister_client(std::uint64_t id) {
+  std::lock_guard<std::mutex> lock(m_clients_mutex);
+  m_clients.erase(id);
+}
+
+std::vector<client_entry> server_state::clients() const {
+  std::lock_guard<std::mutex> lock(m_clients_mutex);
+  std::vector<client_entry> out;
+  for (const auto& [id, c] : m_clients) out.push_back(c);
+  return out;
+}
+
+bool server_state::kill_client(std::uint64_t id, std::uint64_t& sql_session) {
+  // Under the lock: a session unregisters before its socket is closed, so
+  // the descriptor is still that client's.
+  std::lock_guard<std::mutex> lock(m_clients_mutex);
+  auto it = m_clients.find(id);
+  if (it == m_clients.end()) return false;
+  sql_session = it->second.sql_session;
+  ::shutdown(it->second.fd, SHUT_RDWR);
   return true;
 }
 

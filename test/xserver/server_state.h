@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace xserver {
 
@@ -29,6 +30,14 @@ struct server_config {
 
 // Parses argv; on error returns nullopt and sets err.
 std::optional<server_config> parse_args(int argc, char** argv, std::string& err);
+
+// An authenticated session, as list_clients shows it.
+struct client_entry {
+  std::uint64_t id = 0;
+  std::string user, host;
+  std::uint64_t sql_session = 0; // the MariaDB connection id
+  int fd = -1;                   // the client socket, for kill_client
+};
 
 class server_state {
 public:
@@ -50,6 +59,13 @@ public:
 
   std::uint64_t next_client_id() { return m_next_client_id++; }
 
+  void register_client(const client_entry& c);
+  void unregister_client(std::uint64_t id);
+  std::vector<client_entry> clients() const;
+  // Shuts the client's socket down (its session thread then ends); false if
+  // no such client.
+  bool kill_client(std::uint64_t id, std::uint64_t& sql_session);
+
   // SHA256_MEMORY cache: account -> SHA256(SHA256(password)), filled by a
   // successful PLAIN login. The password itself is never stored.
   void cache_sha256(const std::string& account, const std::array<unsigned char, 32>& h2);
@@ -62,6 +78,8 @@ private:
   std::optional<cdk::tls_server_context> m_tls;
   std::atomic<std::uint32_t> m_prefix{0};
   std::atomic<std::uint64_t> m_next_client_id{1};
+  mutable std::mutex m_clients_mutex;
+  std::map<std::uint64_t, client_entry> m_clients;
   mutable std::mutex m_cache_mutex;
   std::map<std::string, std::array<unsigned char, 32>> m_sha256_cache;
 };

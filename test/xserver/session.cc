@@ -39,6 +39,17 @@ bool session::flush() {
   return ok;
 }
 
+session::~session() {
+  // Before the socket closes: kill_client may be shutting it down meanwhile.
+  if (m_authenticated) m_state.unregister_client(m_client_id);
+}
+
+void session::end_authenticated_session() {
+  m_state.unregister_client(m_client_id);
+  m_db.reset();
+  m_authenticated = false;
+}
+
 void session::fatal(const x_error& err) {
   x_error e = err;
   e.fatal = true;
@@ -152,18 +163,17 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
       if (m_db->reset()) return m_out.ok();
       return fatal(m_db->last_error());
     }
-    m_db.reset();
-    m_authenticated = false;
+    end_authenticated_session();
+    m_after_reset = true;
     return m_out.ok();
   }
   case client_msg::sess_close:
     m_expect.clear();
-    m_db.reset();
-    m_authenticated = false;
+    end_authenticated_session();
     return m_out.ok();
   default:
-    // Messages of later slices (Find, Update, Delete, Prepare, Cursor...)
-    // get what MySQL answers to a message it does not handle.
+    // Messages of later slices (Prepare, Cursor, views...) get what MySQL
+    // answers to a message it does not handle.
     result = make_error(errc::unknown_com_error, "Unexpected message received");
     break;
   }

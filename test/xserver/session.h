@@ -35,6 +35,9 @@ x_error remap_document_error(x_error e, const std::string& collection);
 class session {
 public:
   session(server_state& state, std::unique_ptr<cdk::socket_stream> io);
+  ~session();
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
   void run(); // serves the connection until it closes
 
 private:
@@ -72,6 +75,9 @@ private:
   stmt_result admin_command(const std::string& ns, const std::string& cmd,
                             const google::protobuf::RepeatedPtrField<Mysqlx::Datatypes::Any>& args);
   stmt_result create_collection(const std::string& schema, const std::string& name, bool reuse);
+  stmt_result list_clients();
+  stmt_result kill_client(const Mysqlx::Datatypes::Any* id);
+  void end_authenticated_session(); // back to the pre-authentication state
   stmt_result list_objects(const Mysqlx::Datatypes::Any* schema,
                            const Mysqlx::Datatypes::Any* pattern);
 
@@ -108,6 +114,7 @@ private:
   std::string m_auth_mech;
   std::string m_nonce;
   int m_failed_auths = 0;
+  bool m_after_reset = false; // only session_connect_attrs may be set now
 };
 
 } // namespace xserver
