@@ -340,5 +340,50 @@ TEST_F(SqlgenMariadb, EveryFormParses) {
   EXPECT_FALSE(db.exec(sql.value()));
 }
 
+// getOne / removeOne / replaceOne look documents up by `_id`: the SQL must
+// use the primary key, not scan every document's JSON.
+TEST_F(SqlgenMariadb, IdLookupsUseThePrimaryKey) {
+  mariadb& db = this->db();
+  load(db);
+  auto f = find_in_c();
+  *f.mutable_criteria() = op("==", {field("_id"), placeholder(0)});
+  *f.add_args() = s_str("3");
+  Mysqlx::Crud::Delete d;
+  *d.mutable_collection() = collection("c", "sqlgen_test");
+  *d.mutable_criteria() = op("in", {field("_id"), str("1"), str("2")});
+  for (const auto& sql : {xserver::sqlgen::render_find(f), xserver::sqlgen::render_delete(d)}) {
+    ASSERT_TRUE(sql.ok());
+    const auto plan = db.query("EXPLAIN " + sql.value());
+    ASSERT_EQ(plan.size(), 1u) << sql.value();
+    ASSERT_GE(plan[0].size(), 6u);
+    EXPECT_EQ(plan[0][5].value_or("NULL"), "PRIMARY") << sql.value(); // column `key`
+  }
+}
+
+// 5.7's update SQL (JSON_MERGE, no `_id` restore) runs on MariaDB too.
+TEST_F(SqlgenMariadb, Mysql57Update) {
+  mariadb& db = this->db();
+  load(db);
+  xserver::sqlgen::options v57;
+  v57.emulate = xserver::sqlgen::flavor::mysql57;
+  Mysqlx::Crud::Update u;
+  *u.mutable_collection() = collection("c", "sqlgen_test");
+  *u.mutable_criteria() = op("==", {field("_id"), str("5")});
+  auto* merge = u.add_operation();
+  merge->set_operation(Mysqlx::Crud::UpdateOperation::ITEM_MERGE);
+  merge->mutable_source();
+  *merge->mutable_value() = object({{"_id", str("x")}, {"y", num(1)}});
+  auto* set = u.add_operation();
+  set->set_operation(Mysqlx::Crud::UpdateOperation::ITEM_SET);
+  *set->mutable_source()->add_document_path() = member("z");
+  *set->mutable_value() = num(2);
+  const auto sql = xserver::sqlgen::render_update(u, v57);
+  ASSERT_TRUE(sql.ok()) << sql.err().message;
+  const auto err = db.exec(sql.value());
+  ASSERT_FALSE(err) << sql.value() << "\n" << *err;
+  EXPECT_EQ(db.query("SELECT JSON_COMPACT(doc) FROM sqlgen_test.c WHERE _id='5'"),
+            (std::vector<row>{{"{\"_id\":\"5\",\"name\":\"eve\",\"y\":1,\"z\":2}"}}));
+}
+
 } // namespace
 } // namespace sqlgen_test
