@@ -8,8 +8,11 @@ OUT=${1:-$BUILD/packages}
 
 [ -f "$BUILD/CPackConfig.cmake" ] ||
   { echo "package.sh: $BUILD is not a configured build tree (no CPackConfig.cmake)" >&2; exit 1; }
-# cpack installs from the build tree; it does not build.
-cmake --build "$BUILD" --target mysqlx mysqlx_bundle >/dev/null
+# cpack installs from the build tree and does not build: ./dev package builds
+# first. (The packaging_deb test runs this script too, on the tree ctest tests.)
+for f in "$BUILD"/devapi/libmysqlx.so.1 "$BUILD"/packaging/libmysqlx.a; do
+  [ -e "$f" ] || { echo "package.sh: $f is not built (cmake --build $BUILD)" >&2; exit 1; }
+done
 
 mkdir -p "$OUT"
 rm -f "$OUT"/*.deb

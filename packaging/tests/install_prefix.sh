@@ -7,9 +7,8 @@ build=$1 src=$2 prefix=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 rm -rf "$prefix"
-for component in runtime dev; do
-  cmake --install "$build" --prefix "$prefix" --component "$component"
-done
+# The documented command; the .debs install the runtime and dev components.
+cmake --install "$build" --prefix "$prefix"
 
 so=$(find "$prefix" -name libmysqlx.so.1)
 [ -n "$so" ] || fail "no libmysqlx.so.1 under $prefix"
