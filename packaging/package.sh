@@ -10,9 +10,10 @@ OUT=${1:-$BUILD/packages}
   { echo "package.sh: $BUILD is not a configured build tree (no CPackConfig.cmake)" >&2; exit 1; }
 # cpack installs from the build tree and does not build: ./dev package builds
 # first. (The packaging_deb test runs this script too, on the tree ctest tests.)
-for f in "$BUILD"/devapi/libmysqlx.so.1 "$BUILD"/packaging/libmysqlx.a; do
+# (packaged_files.txt: the libraries, written by packaging/CMakeLists.txt.)
+while IFS= read -r f; do
   [ -e "$f" ] || { echo "package.sh: $f is not built (cmake --build $BUILD)" >&2; exit 1; }
-done
+done <"$BUILD/packaging/packaged_files.txt"
 
 mkdir -p "$OUT"
 rm -f "$OUT"/*.deb
