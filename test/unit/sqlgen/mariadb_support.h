@@ -4,6 +4,8 @@
 // in schema `sqlgen_test`, which they drop first and last.
 #pragma once
 
+#include "test/unit/sqlgen/builders.h"
+
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <memory>
@@ -94,5 +96,31 @@ protected:
 private:
   std::unique_ptr<mariadb> m_db;
 };
+
+inline // Documents with numbers, a numeric string, booleans, null and a missing
+    // field, so that MySQL's JSON type rules show.
+    void
+    load(mariadb& db) {
+  const auto err =
+      db.exec("DROP SCHEMA IF EXISTS sqlgen_test; CREATE SCHEMA sqlgen_test;"
+              "CREATE TABLE sqlgen_test.c (doc JSON, _id VARBINARY(32) NOT NULL PRIMARY KEY,"
+              " CHECK (_id = JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id'))));"
+              "INSERT INTO sqlgen_test.c (_id, doc) VALUES"
+              " ('1','{\"_id\":\"1\",\"name\":\"Bob\",\"age\":20,\"n\":10,\"tags\":[\"a\",\"b\"],"
+              "\"flag\":true}'),"
+              " ('2','{\"_id\":\"2\",\"name\":\"alice\",\"age\":9,\"n\":10,\"tags\":[\"c\"],"
+              "\"flag\":false}'),"
+              " ('3','{\"_id\":\"3\",\"name\":\"Carl\",\"age\":\"30\",\"tags\":[]}'),"
+              " ('4','{\"_id\":\"4\",\"name\":\"Dan\",\"age\":20.5,\"nul\":null}'),"
+              " ('5','{\"_id\":\"5\",\"name\":\"eve\"}');"
+              "CREATE TABLE sqlgen_test.t (a INT, b VARCHAR(10), j JSON)");
+  ASSERT_FALSE(err) << *err;
+}
+
+inline Mysqlx::Crud::Find find_in_c() {
+  Mysqlx::Crud::Find f;
+  *f.mutable_collection() = collection("c", "sqlgen_test");
+  return f;
+}
 
 } // namespace sqlgen_test

@@ -55,7 +55,8 @@ void run(const std::vector<update_case>& cases) {
 }
 
 std::string keep_id(const std::string& ops) {
-  return "UPDATE `s`.`c` SET doc=JSON_SET(" + ops + ",'$._id',JSON_EXTRACT(`doc`,'$._id'))";
+  return "UPDATE `s`.`c` SET doc=JSON_SET(" + ops +
+         ",'$._id',JSON_EXTRACT(`doc`,'$._id')),`_id`=JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id'))";
 }
 
 TEST(SqlgenUpdate, DocumentOperations) {
@@ -166,6 +167,17 @@ TEST(SqlgenUpdate, Clauses) {
   });
 }
 
+TEST(SqlgenUpdate, WithoutIdColumn) {
+  const Expr one = num(1);
+  Update u = doc_update();
+  add_op(u, UpdateOperation::ITEM_SET, {member("a")}, &one);
+  xserver::sqlgen::options no_key;
+  no_key.id_column = false;
+  check(render_update(u, no_key),
+        sql("UPDATE `s`.`c` SET "
+            "doc=JSON_SET(JSON_SET(doc,'$.a',1),'$._id',JSON_EXTRACT(`doc`,'$._id'))"));
+}
+
 TEST(SqlgenUpdate, Mysql57) {
   const Expr one = num(1), obj = object({{"k", num(1)}});
   auto single = [&](UpdateOperation::UpdateType t, std::initializer_list<DocumentPathItem> p,
@@ -176,10 +188,13 @@ TEST(SqlgenUpdate, Mysql57) {
   };
   run({
       {"no _id restore", single(UpdateOperation::ITEM_SET, {member("a")}, &one),
-       sql("UPDATE `s`.`c` SET doc=JSON_SET(doc,'$.a',1)"), v57()},
+       sql("UPDATE `s`.`c` SET "
+           "doc=JSON_SET(doc,'$.a',1),`_id`=JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id'))"),
+       v57()},
       {"ITEM_MERGE strips _id", single(UpdateOperation::ITEM_MERGE, {}, &obj),
        sql("UPDATE `s`.`c` SET doc=JSON_MERGE(doc,IF(JSON_TYPE(JSON_OBJECT('k',1))='OBJECT',"
-           "JSON_REMOVE(JSON_OBJECT('k',1),'$._id'),'_ERROR_'))"),
+           "JSON_REMOVE(JSON_OBJECT('k',1),'$._id'),'_ERROR_')),"
+           "`_id`=JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id'))"),
        v57()},
       {"no MERGE_PATCH", single(UpdateOperation::MERGE_PATCH, {}, &obj),
        error(5051, "Invalid type of update operation for document"), v57()},

@@ -109,6 +109,12 @@ void write_document_operations(expr_writer& w, const Operations& ops) {
     write_document_item(w, item, v57);
   }
   w.put(v57 ? ")" : "),'$._id',JSON_EXTRACT(`doc`,'$._id'))");
+  // In MySQL `_id` is generated from doc, so an update that leaves no `_id`
+  // (doc turned NULL or a scalar, `$.*` removed) fails on the NOT NULL key
+  // (1048, which the X Plugin reports as 5115). xserverd's `_id` is a plain
+  // column: assigning it after doc (MariaDB assigns left to right) gives the
+  // same failure instead of a document without `_id`.
+  if (w.ctx().opts.id_column) w.put(",`_id`=JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id'))");
 }
 
 // One run of operations with the same column and type: `c`=FN(`c`,...).
