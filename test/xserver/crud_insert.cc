@@ -80,6 +80,14 @@ stmt_result session::run_insert(const std::string& sql, const std::vector<std::s
     x_error e = m_db->last_error();
     return doc_ids ? remap_document_error(e, collection) : e;
   }
+  if (m_faults.close_before_insert_ok) {
+    // Committed (autocommit), but the client never hears about it.
+    m_faults.close_before_insert_ok = false;
+    m_out.clear();
+    m_closing = true;
+    m_io->close();
+    return std::nullopt;
+  }
   const std::uint64_t affected = mysql_affected_rows(m);
   const std::uint64_t insert_id = doc_ids ? 0 : mysql_insert_id(m);
   const char* info = mysql_info(m);

@@ -26,10 +26,11 @@ session::session(server_state& state, std::unique_ptr<cdk::socket_stream> io)
 
 bool session::flush() {
   if (m_out.empty()) return true;
+  const bool close_after = m_faults.apply_to_reply(m_out.bytes());
   const bool ok = (!m_compressor.enabled() || m_compressor.wrap(m_out.bytes()).ok()) &&
                   m_io->write(m_out.bytes()).ok();
   m_out.clear();
-  if (!ok) m_closing = true;
+  if (!ok || close_after) m_closing = true;
   // Compression of our replies starts after the reply that ended
   // authentication (the client switches its reader on before that).
   if (!m_compress_after_flush.empty()) {
@@ -75,6 +76,10 @@ void session::run() {
       }
       if (!f.value()) break;
       dispatch(f.value()->type, f.value()->payload);
+      if (m_faults.message_done()) {
+        flush();
+        m_closing = true;
+      }
       if (m_out.bytes().size() > 65536) flush();
     }
     flush();

@@ -9,6 +9,7 @@
 #include "mysqlx_datatypes.pb.h"
 #include "test/xserver/errors.h"
 #include "test/xserver/expect.h"
+#include "test/xserver/fault_injection.h"
 #include "test/xserver/mariadb.h"
 #include "test/xserver/server_state.h"
 #include "test/xserver/sqlgen/sqlgen.h"
@@ -81,6 +82,10 @@ private:
   stmt_result list_objects(const Mysqlx::Datatypes::Any* schema,
                            const Mysqlx::Datatypes::Any* pattern);
 
+  // fault_injection.cc
+  stmt_result fault_command(const std::string& cmd,
+                            const google::protobuf::RepeatedPtrField<Mysqlx::Datatypes::Any>& args);
+
   // crud_modify.cc
   sqlgen::options sqlgen_options() const;
   stmt_result on_crud_find(const std::string& payload);
@@ -114,7 +119,8 @@ private:
   std::string m_auth_mech;
   std::string m_nonce;
   int m_failed_auths = 0;
-  bool m_after_reset = false; // only session_connect_attrs may be set now
+  bool m_after_reset = false;
+  fault_plan m_faults; // only session_connect_attrs may be set now
 };
 
 } // namespace xserver

@@ -31,6 +31,7 @@ stmt_result session::on_stmt_execute(const std::string& payload) {
   }
   if (ns == "mysqlx" || (emulate_57() && ns == "xplugin"))
     return admin_command(ns, msg.stmt(), msg.args());
+  if (ns == "xserver_test") return fault_command(msg.stmt(), msg.args());
   return make_error(errc::x_invalid_namespace, "Unknown namespace " + ns);
 }
 
