@@ -5,6 +5,7 @@
 # Undocumented members are not warnings while the DevAPI is being written
 # (MYSQLX_DOCS_WARN_UNDOCUMENTED=NO); set it to YES to list them.
 set -euo pipefail
+trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${MYSQLX_BUILD_DIR:-$ROOT/build}
 OUT=${1:-$BUILD/docs}

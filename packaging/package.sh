@@ -2,6 +2,7 @@
 # Builds the Debian packages libmysqlx1 and libmysqlx-dev from an already
 # built tree (${MYSQLX_BUILD_DIR}) into ${MYSQLX_BUILD_DIR}/packages (or $1).
 set -euo pipefail
+trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${MYSQLX_BUILD_DIR:-$ROOT/build}
 OUT=${1:-$BUILD/packages}

@@ -16,6 +16,7 @@
 # A name that mentions an internal namespace or a private dependency anywhere,
 # even inside template arguments, is a leak whatever its kind.
 set -euo pipefail
+trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 lib=$1 strict=${2:-}
 syms=$(nm -D --defined-only -C "$lib") || { echo "FAIL: nm failed on $lib" >&2; exit 1; }
 awk -v strict="$strict" '

@@ -10,6 +10,7 @@
 # --sysroot the prefix is R/usr from `dpkg -x` of the .debs: pkg-config
 #           reads R/usr/lib/<triplet>/pkgconfig with PKG_CONFIG_SYSROOT_DIR
 set -euo pipefail
+trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 via="" link="" prefix="" work="" source="" sysroot=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -81,6 +82,9 @@ needed=$(readelf -d "$exe" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' 
 echo "NEEDED: $needed"
 if [ "$link" = static ]; then
   case " $needed " in *" libmysqlx.so"*) fail "static consumer needs libmysqlx.so" ;; esac
+  if [ "$via" = cmake ]; then
+    grep -qF "$archive" "$work/build/build.ninja" || fail "the consumer is not linked with $archive"
+  fi
 else
   case " $needed " in *" libmysqlx.so.1 "*) ;; *) fail "consumer does not need libmysqlx.so.1" ;; esac
   # The pkg-config build has no RPATH, as usual: the loader is told where.

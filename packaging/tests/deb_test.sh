@@ -5,6 +5,7 @@
 # consumer tests. Nothing is installed into the real system.
 #   deb_test.sh <build dir> <out dir> <root>
 set -euo pipefail
+trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 build=$1 out=$2 root=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -4,6 +4,7 @@
 # RapidJSON, OpenSSL, zlib or source-tree header.
 #   headers_test.sh <prefix>
 set -euo pipefail
+trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 prefix=$(readlink -f "$1")
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cxx=${CXX:-g++}

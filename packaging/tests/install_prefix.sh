@@ -3,6 +3,7 @@
 # dev components into a fresh prefix, then checks of what landed there.
 #   install_prefix.sh <build dir> <source dir> <prefix>
 set -euo pipefail
+trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 build=$1 src=$2 prefix=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

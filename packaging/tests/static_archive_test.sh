@@ -5,6 +5,7 @@
 # happens to use).
 #   static_archive_test.sh <prefix> <work dir>
 set -euo pipefail
+trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 prefix=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 archive=$(find "$prefix" -name libmysqlx.a -print -quit)
