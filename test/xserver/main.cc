@@ -5,6 +5,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <thread>
 #include <unistd.h>
@@ -78,8 +79,13 @@ int main(int argc, char** argv) {
       continue;
     }
     std::thread([&state, io = std::move(conn).value()]() mutable {
-      xserver::session s(state, std::move(io));
-      s.run();
+      // One bad connection (e.g. std::bad_alloc) must not end the server.
+      try {
+        xserver::session s(state, std::move(io));
+        s.run();
+      } catch (const std::exception& e) {
+        log(std::string("session ended by an exception: ") + e.what());
+      }
     }).detach();
   }
   log("stopping");
