@@ -101,7 +101,7 @@ private:
     m_error = std::move(e);
     return false;
   }
-  bool fail(std::string what, std::size_t pos) { return fail(parse_error(std::move(what), pos)); }
+  bool fail(const std::string& what, std::size_t pos) { return fail(parse_error(what, pos)); }
   bool at_end() const noexcept { return m_pos >= m_uri.size(); }
   char peek() const noexcept { return at_end() ? '\0' : m_uri[m_pos]; }
 

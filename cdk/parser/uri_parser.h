@@ -27,7 +27,7 @@
 namespace cdk {
 
 // Longest accepted connection string. Bounds every allocation the parser makes.
-inline constexpr std::size_t max_uri_length = 64 * 1024;
+inline constexpr std::size_t max_uri_length = std::size_t{64} * 1024;
 
 enum class uri_scheme : std::uint8_t { none, mysqlx, mysqlx_srv };
 

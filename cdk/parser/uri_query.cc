@@ -58,8 +58,8 @@ private:
   error& m_error;
 
   bool at_end() const noexcept { return m_pos >= m_uri.size(); }
-  bool fail(std::string what, std::size_t pos) {
-    m_error = parse_error(std::move(what), pos);
+  bool fail(const std::string& what, std::size_t pos) {
+    m_error = parse_error(what, pos);
     return false;
   }
   bool decode(std::size_t from, std::size_t to, std::string& out) {

@@ -112,12 +112,12 @@ bool pct_decode(std::string_view text, std::size_t base, std::string& out, error
   return true;
 }
 
-error parse_error(std::string what, std::size_t pos) {
+error parse_error(const std::string& what, std::size_t pos) {
   return error::client(client_errc::parse, "invalid connection string: " + what + " at position " +
                                                std::to_string(pos));
 }
 
-error option_error(std::string what) {
+error option_error(const std::string& what) {
   return error::client(client_errc::bad_option, "invalid connection string: " + what);
 }
 

@@ -75,8 +75,8 @@ bool pct_decode(std::string_view text, std::size_t base, std::string& out, error
 
 // Errors. `what` must not contain user text from the host part or the user
 // info; option names and values go through a quoter.
-error parse_error(std::string what, std::size_t pos);
-error option_error(std::string what);
+error parse_error(const std::string& what, std::size_t pos);
+error option_error(const std::string& what);
 
 // Quotes an option name or value for an error message: shortened when long,
 // control bytes escaped. Replaced by a placeholder when it shares a piece of

@@ -166,9 +166,6 @@ TEST_P(uri_options_bad, is_rejected_naming_the_option) {
       << GetParam().uri << ": " << r.err().message;
 }
 
-const std::string k_name32(32, 'n');
-const std::string k_value1024(1024, 'v');
-
 const bad_case k_bad[] = {
     {"db?foo=1", "unknown option 'foo'"},
     {"db?ssl-enable=true", "unknown option 'ssl-enable'"},
@@ -264,7 +261,9 @@ const bad_case k_bad[] = {
 INSTANTIATE_TEST_SUITE_P(table, uri_options_bad, testing::ValuesIn(k_bad));
 
 TEST(uri_options, attribute_length_limits_count_characters) {
-  const std::string ok = "db?connection-attributes=[" + k_name32 + "=" + k_value1024 + "]";
+  const std::string k_value1024(1024, 'v');
+  const std::string ok =
+      "db?connection-attributes=[" + std::string(32, 'n') + "=" + k_value1024 + "]";
   auto r = cdk::parse_uri(ok);
   ASSERT_TRUE(r.ok()) << r.err().message;
   ASSERT_EQ(r.value().connection_attributes.size(), 1u);

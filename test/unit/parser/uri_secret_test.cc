@@ -11,7 +11,10 @@
 
 namespace {
 
-const std::string k_pw = "Zq9xK7wQ3vJ";
+const std::string& pw() {
+  static const std::string value = "Zq9xK7wQ3vJ";
+  return value;
+}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
@@ -21,15 +24,15 @@ std::string lower(std::string s) {
 // True when `msg` holds any 4-character piece of the password.
 bool leaks(const std::string& msg) {
   const std::string m = lower(msg);
-  const std::string pw = lower(k_pw);
-  for (std::size_t i = 0; i + 4 <= pw.size(); ++i) {
-    if (m.find(pw.substr(i, 4)) != std::string::npos) return true;
+  const std::string p = lower(pw());
+  for (std::size_t i = 0; i + 4 <= p.size(); ++i) {
+    if (m.find(p.substr(i, 4)) != std::string::npos) return true;
   }
   return false;
 }
 
 std::string with_pw(std::string tmpl) {
-  for (std::size_t at; (at = tmpl.find("PW")) != std::string::npos;) tmpl.replace(at, 2, k_pw);
+  for (std::size_t at; (at = tmpl.find("PW")) != std::string::npos;) tmpl.replace(at, 2, pw());
   return tmpl;
 }
 
@@ -98,7 +101,7 @@ std::vector<std::string> mutations(const std::string& s) {
 TEST(uri_secret, detector_finds_a_quoted_password) {
   // Without user info the text is an ordinary value and is quoted: this is
   // what a leak would look like, so the detector must see it.
-  auto r = cdk::parse_uri("db?ssl-mode=" + k_pw);
+  auto r = cdk::parse_uri("db?ssl-mode=" + pw());
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(leaks(r.err().message)) << r.err().message;
 }
@@ -140,29 +143,29 @@ TEST(uri_secret, no_error_message_carries_the_password) {
 }
 
 TEST(uri_secret, values_holding_the_password_are_hidden_but_others_shown) {
-  auto r = cdk::parse_uri("app:" + k_pw + "@db?ssl-mode=bogus");
+  auto r = cdk::parse_uri("app:" + pw() + "@db?ssl-mode=bogus");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.err().message.find("'bogus'"), std::string::npos) << r.err().message;
 
-  r = cdk::parse_uri("app:" + k_pw + "@db?ssl-mode=x" + lower(k_pw) + "x");
+  r = cdk::parse_uri("app:" + pw() + "@db?ssl-mode=x" + lower(pw()) + "x");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.err().message.find("not shown: it may contain part of the password"),
             std::string::npos);
 
   // "app?secret@db": no user info, so "secret@db" reads as an option name.
-  r = cdk::parse_uri("app?" + k_pw + "@db");
+  r = cdk::parse_uri("app?" + pw() + "@db");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.err().message.find("unknown option (its name is not shown"), std::string::npos)
       << r.err().message;
-  r = cdk::parse_uri("app?ssl-mode=" + k_pw + "@db");
+  r = cdk::parse_uri("app?ssl-mode=" + pw() + "@db");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.err().message.find("not shown: it precedes an '@'"), std::string::npos)
       << r.err().message;
 }
 
 TEST(uri_secret, builder_hides_values_holding_its_secret) {
-  cdk::connect_options_builder b(k_pw);
-  cdk::uri_option opt{"auth", {"my" + k_pw}, true, false, 0};
+  cdk::connect_options_builder b(pw());
+  cdk::uri_option opt{"auth", {"my" + pw()}, true, false, 0};
   auto st = b.set_option(opt);
   ASSERT_FALSE(st.ok());
   EXPECT_FALSE(leaks(st.err().message)) << st.err().message;
@@ -170,9 +173,9 @@ TEST(uri_secret, builder_hides_values_holding_its_secret) {
 }
 
 TEST(uri_secret, parsed_password_is_exact) {
-  auto r = cdk::parse_uri("app:" + k_pw + "%40%3A%2F@db");
+  auto r = cdk::parse_uri("app:" + pw() + "%40%3A%2F@db");
   ASSERT_TRUE(r.ok()) << r.err().message;
-  EXPECT_EQ(r.value().password, k_pw + "@:/");
+  EXPECT_EQ(r.value().password, pw() + "@:/");
 }
 
 } // namespace
