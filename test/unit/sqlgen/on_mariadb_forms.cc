@@ -64,7 +64,7 @@ TEST_F(SqlgenMariadb, EveryFormParses) {
   exprs.emplace_back("float", lit(s_float(0.1f)));
   exprs.emplace_back("double", lit(s_double(-1e-300)));
   exprs.emplace_back("uint", lit(s_uint(18446744073709551615ULL)));
-  exprs.emplace_back("string", str(std::string("\0'\"\\\n\r\x1a%_", 10)));
+  exprs.emplace_back("string", str(std::string("\0'\"\\\n\r\x1a%_", 9)));
   exprs.emplace_back("object", object({{"k", array({path({member("k")}, "j"), lit(s_null())})}}));
   exprs.emplace_back("function", fn("JSON_LENGTH", {path({member("k")}, "j")}));
   for (const auto& [name, e] : exprs) {
