@@ -7,8 +7,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${MYSQLX_BUILD_DIR:-$ROOT/build}
 OUT=${1:-$BUILD/packages}
 
-[ -f "$BUILD/CPackConfig.cmake" ] ||
-  { echo "package.sh: $BUILD is not a configured build tree (no CPackConfig.cmake)" >&2; exit 1; }
+[ -f "$BUILD/CMakeCache.txt" ] ||
+  { echo "package.sh: $BUILD is not a configured build tree" >&2; exit 1; }
+if [ ! -f "$BUILD/CPackConfig.cmake" ]; then
+  # A tree configured before packaging/ existed: nothing made CMake look
+  # again, so configure it now and build what the packages hold.
+  cmake "$BUILD" >/dev/null
+  cmake --build "$BUILD" --target mysqlx mysqlx_bundle >/dev/null
+fi
 # cpack installs from the build tree and does not build: ./dev package builds
 # first. (The packaging_deb test runs this script too, on the tree ctest tests.)
 # (packaged_files.txt: the libraries, written by packaging/CMakeLists.txt.)
