@@ -4,9 +4,11 @@
 #pragma once
 
 #include "devapi/result_data.h"
+#include "devapi/session_impl.h"
 
 #include <memory>
 #include <mysqlx/result.h>
+#include <mysqlx/session.h>
 #include <mysqlx/settings.h>
 #include <mysqlx/value.h>
 #include <string_view>
@@ -40,6 +42,25 @@ struct access {
   static Column make_column(std::unique_ptr<column_data> data) noexcept {
     return Column(std::move(data));
   }
+
+  // Session layer
+  static const std::shared_ptr<session_impl>& impl(const Session& s) noexcept { return s.m_impl; }
+  static object_ref& ref(const object_base& o) noexcept { return *o.m_ref; }
+  template <typename T>
+  static T make_object(std::shared_ptr<session_impl> sess, std::string schema, std::string name) {
+    return T(std::make_unique<object_ref>(
+        object_ref{std::move(sess), std::move(schema), std::move(name)}));
+  }
+  template <typename T> static T make_statement(std::unique_ptr<statement_impl> impl) {
+    return T(std::move(impl));
+  }
+  static statement_impl& impl(statement_base& s) noexcept { return *s.m_impl; }
+  template <typename T> static T make_result(std::unique_ptr<result_impl> impl) {
+    T r;
+    static_cast<result_base&>(r).m_impl = std::move(impl);
+    return r;
+  }
+  static result_impl& impl(const result_base& r);
 
   // Settings
   static const settings_impl& impl(const SessionSettings& s) noexcept { return *s.m_impl; }

@@ -73,6 +73,10 @@ public:
   /// Who generates document ids on this session: SERVER or CLIENT, as
   /// decided at session creation (never AUTO).
   DocIdMode getDocIdMode() const;
+  /// Whether the server said it generates document ids (the handshake
+  /// probe): true on MySQL 8.0.11+, false on 5.7 and with DocIdMode::CLIENT
+  /// (the probe is skipped then).
+  bool serverGeneratesIds() const;
 
   /// Ends the session; later calls on it, its schemas, collections and
   /// statements throw. Results already read stay readable. Never throws.

@@ -1,0 +1,69 @@
+// Result sets without protobuf: Mysqlx.Resultset.ColumnMetaData as a plain
+// struct, Row fields decoded per the X Protocol row encoding into
+// cdk::protocol::value, and a statement reply split into its result sets.
+//
+// Field encodings (mysqlx_resultset.proto): SINT zigzag varint, UINT and BIT
+// varint, DOUBLE/FLOAT little-endian IEEE, BYTES and ENUM text + '\0',
+// DECIMAL scale byte + packed BCD + sign nibble, TIME sign byte + varints,
+// DATETIME varints (date only when the time part is absent), SET
+// length-prefixed elements (0x01 alone: the empty set). An empty field is
+// SQL NULL.
+#pragma once
+
+#include "cdk/foundation/error.h"
+#include "cdk/protocol/pipeline.h"
+#include "cdk/protocol/value.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cdk::protocol {
+
+enum class field_type : std::uint32_t {
+  sint = 1,
+  uint = 2,
+  dbl = 5,
+  flt = 6,
+  bytes = 7,
+  time = 10,
+  datetime = 12,
+  set = 15,
+  enumeration = 16,
+  bit = 17,
+  decimal = 18,
+};
+
+struct column_meta {
+  field_type type = field_type::bytes;
+  std::string name, original_name, table, original_table, schema, catalog;
+  std::uint64_t collation = 0;
+  std::uint32_t fractional_digits = 0;
+  std::uint32_t length = 0;
+  std::uint32_t flags = 0;
+  std::uint32_t content_type = 0; // BYTES: 1 geometry, 2 JSON, 3 XML; DATETIME: 1 date, 2 datetime
+};
+
+result<column_meta> decode_column_meta(const frame& f);
+
+// The raw fields of a Row message.
+result<std::vector<std::string>> decode_row(const frame& f);
+
+// One field: null when empty. DATETIME, TIME and DECIMAL become their SQL
+// text ("2024-01-02 03:04:05.000006", "-01:02:03", "-12.50"), SET an array
+// of strings, ENUM a string, BIT an unsigned integer, BYTES octets with the
+// column's content_type.
+result<value> decode_field(const column_meta& col, std::string_view bytes);
+
+struct result_set {
+  std::vector<column_meta> columns;
+  std::vector<std::vector<value>> rows;
+};
+
+// The result sets of a complete statement reply (replies::statement): each
+// FetchDone / FetchDoneMoreResultsets ends one. A reply without metadata
+// has none. Protocol errors are fatal malformed_packet errors.
+result<std::vector<result_set>> decode_result_sets(const reply& r);
+
+} // namespace cdk::protocol

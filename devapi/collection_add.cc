@@ -1,0 +1,113 @@
+// Collection::add(): every document is checked before anything is sent, ids
+// are made by the server or here (the session's docid policy), and
+// getGeneratedIds() returns exactly the ids of the documents that lacked one,
+// in document order.
+#include "cdk/docid/generator.h"
+#include "cdk/json/id_inject.h"
+#include "cdk/json/id_scan.h"
+#include "cdk/protocol/crud.h"
+#include "devapi/access.h"
+#include "devapi/add_plan.h"
+#include "devapi/doc_impl.h"
+#include "devapi/session_impl.h"
+#include "devapi/throw_error.h"
+
+#include <mysqlx/collection.h>
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+namespace pr = cdk::protocol;
+
+std::string_view doc_text(const Value& v, std::size_t index) {
+  if (v.getType() == Value::STRING) return access::text_of(v);
+  if (v.getType() == Value::DOCUMENT) return access::doc_of(v)->json();
+  throw_error(cdk::error::client(cdk::client_errc::bad_document,
+                                 "Document " + std::to_string(index) +
+                                     " is neither a JSON string nor a DbDoc"));
+}
+
+cdk::result<add_plan> plan_add(const std::vector<std::string_view>& docs, bool client_ids) {
+  add_plan plan;
+  // Offsets into plan.spliced, turned into views once it stops growing.
+  std::vector<std::pair<std::size_t, std::size_t>> spans(docs.size(), {0, 0});
+  std::vector<bool> is_spliced(docs.size(), false);
+  char id[cdk::docid::local_id_length];
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    const cdk::json::id_scan scan = cdk::json::scan_for_id(docs[i]);
+    if (!scan.ok()) return cdk::json::bad_document_error(i, scan);
+    if (scan.status == cdk::json::id_scan_status::has_id) {
+      // MySQL 8 would test the first `_id` and store the last: refuse to guess.
+      if (scan.duplicate_id)
+        return cdk::error::client(cdk::client_errc::bad_document,
+                                  "Document " + std::to_string(i) +
+                                      " has more than one top-level _id");
+      continue;
+    }
+    ++plan.missing_ids;
+    if (!client_ids) continue;
+    cdk::docid::generator::process().generate(id);
+    std::string_view id_view(id, sizeof id);
+    plan.ids.emplace_back(id_view);
+    const std::size_t begin = plan.spliced.size();
+    if (auto st = cdk::json::append_with_id(plan.spliced, docs[i], id_view); !st) return st.err();
+    spans[i] = {begin, plan.spliced.size()};
+    is_spliced[i] = true;
+  }
+  plan.docs.reserve(docs.size());
+  for (std::size_t i = 0; i < docs.size(); ++i)
+    plan.docs.push_back(is_spliced[i]
+                            ? std::string_view(plan.spliced)
+                                  .substr(spans[i].first, spans[i].second - spans[i].first)
+                            : docs[i]);
+  return plan;
+}
+
+} // namespace detail
+
+using detail::access;
+namespace pr = cdk::protocol;
+
+CollectionAdd Collection::add_documents(std::vector<Value>&& docs) {
+  auto st = std::make_unique<detail::statement_impl>();
+  st->sess = m_ref->sess;
+  st->schema = m_ref->schema;
+  st->name = m_ref->name;
+  st->docs = std::move(docs);
+  return access::make_statement<CollectionAdd>(std::move(st));
+}
+
+CollectionAdd& CollectionAdd::add_documents(std::vector<Value>&& docs) {
+  auto& d = m_impl->docs;
+  d.insert(d.end(), std::make_move_iterator(docs.begin()), std::make_move_iterator(docs.end()));
+  return *this;
+}
+
+Result CollectionAdd::execute() {
+  auto& st = *m_impl;
+  auto& sess = *st.sess;
+  std::vector<std::string_view> texts;
+  texts.reserve(st.docs.size());
+  for (std::size_t i = 0; i < st.docs.size(); ++i) texts.push_back(detail::doc_text(st.docs[i], i));
+  const bool client_ids = sess.policy.origin == cdk::docid::id_origin::client;
+  detail::add_plan plan = detail::value_or_throw(detail::plan_add(texts, client_ids));
+  auto impl = std::make_unique<detail::result_impl>();
+  impl->sess = st.sess;
+  if (plan.docs.empty()) return access::make_result<Result>(std::move(impl));
+
+  sess.connection(); // throws if closed, before any work
+  pr::doc_insert ins;
+  ins.schema = st.schema;
+  ins.collection = st.name;
+  ins.docs = std::move(plan.docs);
+  const auto reply = detail::run_insert(sess, ins);
+  impl = detail::make_result(st.sess, reply);
+  if (client_ids) {
+    impl->generated_ids = std::move(plan.ids);
+  } else {
+    impl->generated_ids = reply.info.generated_ids;
+  }
+  return access::make_result<Result>(std::move(impl));
+}
+
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,180 @@
+// Schema, and the parts of Collection and Table that are about the object
+// itself (existence, counts, listing); CRUD statements live elsewhere.
+#include "cdk/protocol/resultset.h"
+#include "devapi/access.h"
+#include "devapi/session_impl.h"
+#include "devapi/throw_error.h"
+
+#include <mysqlx/schema.h>
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+namespace pr = cdk::protocol;
+
+object_base::object_base(std::unique_ptr<object_ref> ref) noexcept : m_ref(std::move(ref)) {}
+object_base::object_base(const object_base& other)
+    : m_ref(std::make_unique<object_ref>(*other.m_ref)) {}
+object_base::object_base(object_base&& other) noexcept = default;
+object_base& object_base::operator=(const object_base& other) {
+  if (this != &other) m_ref = std::make_unique<object_ref>(*other.m_ref);
+  return *this;
+}
+object_base& object_base::operator=(object_base&& other) noexcept = default;
+object_base::~object_base() = default;
+const std::string& object_base::getName() const noexcept {
+  return m_ref->name;
+}
+
+namespace {
+
+// list_objects: (name, type) rows of a schema, optionally filtered by a LIKE
+// pattern. Type is COLLECTION, TABLE, VIEW or COLLECTION_VIEW.
+std::vector<std::pair<std::string, std::string>>
+list_objects(session_impl& s, const std::string& schema, const std::string& pattern = {}) {
+  std::vector<pr::value_field> args{{"schema", pr::value::of_string(schema)}};
+  if (!pattern.empty()) args.push_back({"pattern", pr::value::of_string(pattern)});
+  auto reply = s.admin("list_objects", std::move(args));
+  auto sets = value_or_throw(pr::decode_result_sets(reply));
+  std::vector<std::pair<std::string, std::string>> out;
+  if (sets.empty()) return out;
+  for (const auto& row : sets[0].rows)
+    if (row.size() >= 2 && row[0].is_text() && row[1].is_text())
+      out.emplace_back(row[0].bytes, row[1].bytes);
+  return out;
+}
+
+// LIKE pattern matching exactly `name`.
+std::string like_exact(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '%' || c == '_' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+bool is_collection(const std::string& type) {
+  return type == "COLLECTION";
+}
+
+} // namespace
+
+std::optional<std::string> object_type(session_impl& s, const std::string& schema,
+                                       const std::string& name) {
+  for (auto& [n, type] : list_objects(s, schema, like_exact(name)))
+    if (n == name) return type;
+  return std::nullopt;
+}
+
+} // namespace detail
+
+using detail::access;
+namespace pr = cdk::protocol;
+
+bool Schema::existsInDatabase() const {
+  auto r = m_ref->sess->sql("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE "
+                            "SCHEMA_NAME = ?",
+                            {pr::value::of_string(m_ref->name)});
+  auto sets = detail::value_or_throw(pr::decode_result_sets(r));
+  return !sets.empty() && !sets[0].rows.empty();
+}
+
+Collection Schema::createCollection(const std::string& name, bool reuse) {
+  // 1050 (table exists) is tolerated with `reuse`, as the official
+  // connectors do: reuse_existing is unknown to MySQL 5.7.
+  auto r = m_ref->sess->admin(
+      "create_collection",
+      {{"schema", pr::value::of_string(m_ref->name)}, {"name", pr::value::of_string(name)}},
+      reuse ? std::vector<std::uint32_t>{1050} : std::vector<std::uint32_t>{});
+  (void)r;
+  return getCollection(name, false);
+}
+
+Collection Schema::getCollection(const std::string& name, bool check) {
+  if (check) {
+    auto type = detail::object_type(*m_ref->sess, m_ref->name, name);
+    if (!type || *type != "COLLECTION")
+      detail::throw_error(cdk::error::client(
+          cdk::client_errc::usage,
+          "collection '" + name + "' does not exist in schema '" + m_ref->name + "'"));
+  }
+  return access::make_object<Collection>(m_ref->sess, m_ref->name, name);
+}
+
+void Schema::dropCollection(const std::string& name) {
+  // Dropping a collection that does not exist is not an error (1051 tolerated).
+  m_ref->sess->admin(
+      "drop_collection",
+      {{"schema", pr::value::of_string(m_ref->name)}, {"name", pr::value::of_string(name)}},
+      {1051});
+}
+
+CollectionList Schema::getCollections() {
+  std::vector<Collection> out;
+  for (const auto& n : getCollectionNames())
+    out.push_back(access::make_object<Collection>(m_ref->sess, m_ref->name, n));
+  return out;
+}
+
+detail::item_list<std::string> Schema::getCollectionNames() {
+  std::vector<std::string> out;
+  for (auto& [n, type] : detail::list_objects(*m_ref->sess, m_ref->name))
+    if (detail::is_collection(type)) out.push_back(n);
+  return out;
+}
+
+Table Schema::getTable(const std::string& name, bool check) {
+  if (check) {
+    auto type = detail::object_type(*m_ref->sess, m_ref->name, name);
+    if (!type || (*type != "TABLE" && *type != "VIEW"))
+      detail::throw_error(cdk::error::client(cdk::client_errc::usage,
+                                             "table '" + name + "' does not exist in schema '" +
+                                                 m_ref->name + "'"));
+  }
+  return access::make_object<Table>(m_ref->sess, m_ref->name, name);
+}
+
+TableList Schema::getTables() {
+  std::vector<Table> out;
+  for (const auto& n : getTableNames())
+    out.push_back(access::make_object<Table>(m_ref->sess, m_ref->name, n));
+  return out;
+}
+
+detail::item_list<std::string> Schema::getTableNames() {
+  std::vector<std::string> out;
+  for (auto& [n, type] : detail::list_objects(*m_ref->sess, m_ref->name))
+    if (type == "TABLE" || type == "VIEW") out.push_back(n);
+  return out;
+}
+
+Table Schema::getCollectionAsTable(const std::string& name, bool check) {
+  if (check) getCollection(name, true);
+  return access::make_object<Table>(m_ref->sess, m_ref->name, name);
+}
+
+Schema Collection::getSchema() const {
+  return access::make_object<Schema>(m_ref->sess, std::string(), m_ref->schema);
+}
+
+bool Collection::existsInDatabase() const {
+  auto type = detail::object_type(*m_ref->sess, m_ref->schema, m_ref->name);
+  return type && *type == "COLLECTION";
+}
+
+Schema Table::getSchema() const {
+  return access::make_object<Schema>(m_ref->sess, std::string(), m_ref->schema);
+}
+
+bool Table::existsInDatabase() const {
+  auto type = detail::object_type(*m_ref->sess, m_ref->schema, m_ref->name);
+  return type && (*type == "TABLE" || *type == "VIEW");
+}
+
+bool Table::isView() {
+  auto type = detail::object_type(*m_ref->sess, m_ref->schema, m_ref->name);
+  return type && *type == "VIEW";
+}
+
+MYSQLX_NAMESPACE_END

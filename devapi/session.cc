@@ -1,0 +1,180 @@
+// Session: connection set-up, the document-id policy, requests and replies,
+// schema calls and transactions.
+#include "cdk/protocol/messages.h"
+#include "devapi/access.h"
+#include "devapi/session_impl.h"
+#include "devapi/settings_impl.h"
+#include "devapi/throw_error.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mysqlx/session.h>
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+namespace pr = cdk::protocol;
+
+cdk::session::connection& session_impl::connection() {
+  if (!conn || !conn->is_open())
+    throw_error(cdk::error::client(cdk::client_errc::usage, "the session is closed"));
+  return *conn;
+}
+
+pr::reply session_impl::run(const std::function<cdk::status(std::string&)>& encode,
+                            std::vector<std::uint32_t> tolerate) {
+  auto& c = connection();
+  check(encode(c.pipeline().output()));
+  c.pipeline().expect(pr::replies::statement);
+  pr::reply r = value_or_throw(c.read_reply());
+  if (r.error && std::find(tolerate.begin(), tolerate.end(), r.error->code) == tolerate.end())
+    throw_error(*r.error);
+  return r;
+}
+
+pr::reply session_impl::sql(const std::string& query, const std::vector<pr::value>& args,
+                            std::vector<std::uint32_t> tolerate) {
+  return run([&](std::string& out) { return pr::encode_stmt_execute(out, query, args); },
+             std::move(tolerate));
+}
+
+pr::reply session_impl::admin(const std::string& cmd, std::vector<pr::value_field> fields,
+                              std::vector<std::uint32_t> tolerate) {
+  std::vector<pr::value> args{pr::value::of_object(std::move(fields))};
+  return run([&](std::string& out) { return pr::encode_stmt_execute(out, cmd, args, "mysqlx"); },
+             std::move(tolerate));
+}
+
+result_impl& access::impl(const result_base& r) {
+  if (!r.m_impl)
+    throw_error(cdk::error::client(cdk::client_errc::usage, "the result is empty (moved from)"));
+  return *r.m_impl;
+}
+
+namespace {
+
+std::string quote_id(const std::string& name) {
+  std::string out = "`";
+  for (char c : name) out += c == '`' ? std::string("``") : std::string(1, c);
+  return out + "`";
+}
+
+} // namespace
+} // namespace detail
+
+using detail::access;
+namespace pr = cdk::protocol;
+
+Session::Session(const SessionSettings& settings)
+    : m_impl(std::make_shared<detail::session_impl>()) {
+  const cdk::connect_options opts = detail::connect_options_of(settings);
+  m_impl->conn = detail::value_or_throw(cdk::session::connection::open(opts));
+  // docid-mode=server on a server that can't: fail here, never half-way
+  // through an add().
+  m_impl->policy = detail::value_or_throw(
+      cdk::docid::choose_policy(opts.docids, m_impl->conn->server_generates_ids()));
+  m_impl->default_schema = opts.schema;
+  m_impl->max_message_size = opts.max_message_size;
+}
+
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+Session::~Session() {
+  close();
+}
+
+Schema Session::getSchema(const std::string& name, bool check) {
+  Schema s = access::make_object<Schema>(m_impl, std::string(), name);
+  if (check && !s.existsInDatabase())
+    detail::throw_error(
+        cdk::error::client(cdk::client_errc::usage, "schema '" + name + "' does not exist"));
+  return s;
+}
+
+SchemaList Session::getSchemas() {
+  SqlResult r = sql("SHOW DATABASES").execute();
+  std::vector<Schema> out;
+  for (Row row : r.fetchAll()) out.push_back(getSchema(row[0].get<std::string>()));
+  return out;
+}
+
+Schema Session::createSchema(const std::string& name, bool reuse) {
+  m_impl->sql((reuse ? "CREATE DATABASE IF NOT EXISTS " : "CREATE DATABASE ") +
+              detail::quote_id(name));
+  return getSchema(name);
+}
+
+void Session::dropSchema(const std::string& name) {
+  m_impl->sql("DROP DATABASE IF EXISTS " + detail::quote_id(name));
+}
+
+Schema Session::getDefaultSchema() {
+  if (m_impl->default_schema.empty())
+    detail::throw_error(cdk::error::client(cdk::client_errc::usage,
+                                           "no default schema was given in the session settings"));
+  return getSchema(m_impl->default_schema);
+}
+
+std::string Session::getDefaultSchemaName() {
+  return m_impl->default_schema;
+}
+
+SqlStatement Session::sql(const std::string& query) {
+  auto st = std::make_unique<detail::statement_impl>();
+  st->sess = m_impl;
+  st->query = query;
+  return access::make_statement<SqlStatement>(std::move(st));
+}
+
+void Session::startTransaction() {
+  m_impl->sql("START TRANSACTION");
+  m_impl->in_transaction = true;
+}
+
+void Session::commit() {
+  m_impl->sql("COMMIT");
+  m_impl->in_transaction = false;
+}
+
+void Session::rollback() {
+  m_impl->sql("ROLLBACK");
+  m_impl->in_transaction = false;
+}
+
+std::string Session::setSavepoint() {
+  static std::atomic<unsigned> counter{0};
+  return setSavepoint("SP" + std::to_string(++counter));
+}
+
+std::string Session::setSavepoint(const std::string& name) {
+  if (name.empty())
+    detail::throw_error(
+        cdk::error::client(cdk::client_errc::usage, "setSavepoint(): the name is empty"));
+  m_impl->sql("SAVEPOINT " + detail::quote_id(name));
+  return name;
+}
+
+void Session::releaseSavepoint(const std::string& name) {
+  m_impl->sql("RELEASE SAVEPOINT " + detail::quote_id(name));
+}
+
+void Session::rollbackTo(const std::string& name) {
+  m_impl->sql("ROLLBACK TO SAVEPOINT " + detail::quote_id(name));
+}
+
+DocIdMode Session::getDocIdMode() const {
+  return m_impl->policy.origin == cdk::docid::id_origin::server ? DocIdMode::SERVER
+                                                                : DocIdMode::CLIENT;
+}
+
+bool Session::serverGeneratesIds() const {
+  return m_impl->policy.server_generates;
+}
+
+void Session::close() noexcept {
+  if (!m_impl || !m_impl->conn) return;
+  (void)m_impl->conn->close();
+  m_impl->conn.reset();
+}
+
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,40 @@
+// SqlStatement and the statement_base copy semantics.
+#include "cdk/protocol/messages.h"
+#include "devapi/access.h"
+#include "devapi/session_impl.h"
+#include "devapi/throw_error.h"
+
+#include <mysqlx/sql.h>
+
+MYSQLX_NAMESPACE_BEGIN
+
+namespace detail {
+statement_base::statement_base(std::unique_ptr<statement_impl> impl) noexcept
+    : m_impl(std::move(impl)) {}
+statement_base::statement_base(const statement_base& other)
+    : m_impl(std::make_unique<statement_impl>(*other.m_impl)) {}
+statement_base::statement_base(statement_base&& other) noexcept = default;
+statement_base& statement_base::operator=(const statement_base& other) {
+  if (this != &other) m_impl = std::make_unique<statement_impl>(*other.m_impl);
+  return *this;
+}
+statement_base& statement_base::operator=(statement_base&& other) noexcept = default;
+statement_base::~statement_base() = default;
+} // namespace detail
+
+SqlStatement& SqlStatement::add_params(std::vector<Value>&& values) {
+  auto& p = m_impl->params;
+  p.insert(p.end(), std::make_move_iterator(values.begin()), std::make_move_iterator(values.end()));
+  return *this;
+}
+
+SqlResult SqlStatement::execute() {
+  auto& st = *m_impl;
+  std::vector<cdk::protocol::value> args;
+  args.reserve(st.params.size());
+  for (const Value& v : st.params) args.push_back(detail::to_protocol(v));
+  auto reply = st.sess->sql(st.query, args);
+  return detail::access::make_result<SqlResult>(detail::make_result(st.sess, reply));
+}
+
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,47 @@
+// Shared by the devapi integration tests: the three configurations and
+// helpers for a fresh collection per test.
+#pragma once
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <mysqlx/xdevapi.h>
+#include <string>
+
+namespace devapi_it {
+
+struct config {
+  const char* name;      // test-name suffix and schema-name part
+  const char* uri_env;   // MYSQLX_TEST_URI_80 / _57
+  const char* query;     // appended to the URI
+  std::size_t id_length; // generated ids: 28 (server) or 32 (client)
+  mysqlx::DocIdMode mode;
+};
+
+inline const config configs[] = {
+    {"server80", "MYSQLX_TEST_URI_80", "", 28, mysqlx::DocIdMode::SERVER},
+    {"emulated57", "MYSQLX_TEST_URI_57", "", 32, mysqlx::DocIdMode::CLIENT},
+    {"client80", "MYSQLX_TEST_URI_80", "?docid-mode=client", 32, mysqlx::DocIdMode::CLIENT},
+};
+
+inline std::string env_uri(const char* var) {
+  const char* v = std::getenv(var);
+  return v ? v : "";
+}
+
+inline std::string uri_of(const config& c) {
+  return env_uri(c.uri_env) + c.query;
+}
+
+inline bool is_lower_hex(const std::string& s) {
+  for (char ch : s)
+    if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'))) return false;
+  return true;
+}
+
+inline std::uint64_t count_rows(mysqlx::Session& s, const std::string& schema,
+                                const std::string& coll) {
+  auto r = s.sql("SELECT COUNT(*) FROM `" + schema + "`.`" + coll + "`").execute();
+  return r.fetchOne()[0].get<std::int64_t>();
+}
+
+} // namespace devapi_it
