@@ -11,7 +11,6 @@
 
 #include "cdk/parser/uri_options.h"
 
-#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -95,8 +94,11 @@ private:
 
 bool parse_query(std::string_view uri, std::size_t& pos, std::vector<uri_option>& out,
                  const uri_text::quoter& quote, error& err) {
-  const std::string_view rest = uri.substr(pos);
-  out.reserve(out.size() + 1 + static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '&')));
+  std::size_t pairs = 1;
+  for (std::size_t amp = uri.find('&', pos); amp != std::string_view::npos;
+       amp = uri.find('&', amp + 1))
+    ++pairs;
+  out.reserve(out.size() + pairs);
   query_reader reader(uri, pos, quote, err);
   for (;;) {
     if (!reader.pair(out)) return false;

@@ -86,7 +86,7 @@ bool istarts_with(std::string_view s, std::string_view prefix) noexcept {
 bool pct_decode(std::string_view text, std::size_t base, std::string& out, error& err) {
   std::size_t i = text.find('%');
   if (i == std::string_view::npos) { // the common case, kept cheap
-    out.assign(text.data(), text.size());
+    out = std::string(text);
     return true;
   }
   out.clear();
