@@ -1,0 +1,210 @@
+// Collection.find / modify / remove and the single-document helpers.
+#include "cdk/json/id_inject.h"
+#include "cdk/json/id_scan.h"
+#include "cdk/json/json_string.h"
+#include "cdk/protocol/crud.h"
+#include "devapi/access.h"
+#include "devapi/crud_build.h"
+#include "devapi/session_impl.h"
+#include "devapi/throw_error.h"
+#include "mysqlx_crud.pb.h"
+
+#include <mysqlx/collection.h>
+
+MYSQLX_NAMESPACE_BEGIN
+
+using detail::access;
+namespace pr = cdk::protocol;
+using Op = Mysqlx::Crud::UpdateOperation;
+
+namespace {
+
+std::unique_ptr<detail::statement_impl> new_statement(const detail::object_ref& ref,
+                                                      const std::string& condition) {
+  auto st = std::make_unique<detail::statement_impl>();
+  st->sess = ref.sess;
+  st->schema = ref.schema;
+  st->name = ref.name;
+  st->condition = condition;
+  return st;
+}
+
+void add_op(detail::statement_impl& st, int kind, std::string path, Value v = Value()) {
+  st.ops.push_back({kind, std::move(path), std::move(v)});
+}
+
+// The text to store for replaceOne()/addOrReplaceOne(): `doc` with `_id` =
+// `id`. A document whose own `_id` differs is refused before anything is sent.
+std::string with_given_id(const std::string& id, const Value& doc) {
+  const std::string_view text = detail::doc_text(doc, 0);
+  const cdk::json::id_scan scan = cdk::json::scan_for_id(text);
+  if (!scan.ok()) detail::throw_error(cdk::json::bad_document_error(0, scan));
+  if (scan.status == cdk::json::id_scan_status::no_id)
+    return detail::value_or_throw(cdk::json::with_id(text, id));
+  std::string expected;
+  cdk::json::append_json_string(expected, id);
+  // Compared as JSON text: the same id written with escapes is refused too,
+  // which errs on the safe side.
+  if (scan.raw_id(text) != expected)
+    detail::throw_error(cdk::error::client(cdk::client_errc::bad_document,
+                                           "the document's _id " + std::string(scan.raw_id(text)) +
+                                               " differs from the id given (" + expected +
+                                               "); nothing was sent"));
+  return std::string(text);
+}
+
+} // namespace
+
+CollectionFind Collection::find() {
+  return access::make_statement<CollectionFind>(new_statement(*m_ref, std::string()));
+}
+CollectionFind Collection::find(const std::string& condition) {
+  return access::make_statement<CollectionFind>(new_statement(*m_ref, condition));
+}
+CollectionModify Collection::modify(const std::string& condition) {
+  return access::make_statement<CollectionModify>(new_statement(*m_ref, condition));
+}
+CollectionRemove Collection::remove(const std::string& condition) {
+  return access::make_statement<CollectionRemove>(new_statement(*m_ref, condition));
+}
+
+std::uint64_t Collection::count() {
+  auto r = m_ref->sess->sql("SELECT COUNT(*) FROM `" + m_ref->schema + "`.`" + m_ref->name + "`");
+  auto res = access::make_result<SqlResult>(detail::make_result(m_ref->sess, r));
+  return res.fetchOne()[0].get<std::uint64_t>();
+}
+
+DbDoc Collection::getOne(const std::string& id) {
+  return find("_id = :id").bind("id", id).execute().fetchOne();
+}
+Result Collection::removeOne(const std::string& id) {
+  return remove("_id = :id").bind("id", id).execute();
+}
+Result Collection::replaceOne(const std::string& id, const Value& doc) {
+  const std::string text = with_given_id(id, doc);
+  CollectionModify m = modify("_id = :id");
+  add_op(access::impl(m), Op::ITEM_SET, "$", Value(DbDoc(text)));
+  return m.bind("id", id).execute();
+}
+Result Collection::addOrReplaceOne(const std::string& id, const Value& doc) {
+  const std::string text = with_given_id(id, doc);
+  pr::doc_insert ins;
+  ins.schema = m_ref->schema;
+  ins.collection = m_ref->name;
+  ins.docs = {text};
+  ins.upsert = true;
+  auto reply = m_ref->sess->run([&](std::string& out) { return pr::encode_doc_insert(out, ins); });
+  return access::make_result<Result>(detail::make_result(m_ref->sess, reply));
+}
+
+// CollectionFind
+CollectionFind& CollectionFind::set_fields(std::vector<Value>&& projections) {
+  m_impl->fields = std::move(projections);
+  return *this;
+}
+CollectionFind& CollectionFind::set_group_by(std::vector<std::string>&& exprs) {
+  m_impl->group_by = std::move(exprs);
+  return *this;
+}
+CollectionFind& CollectionFind::having(const std::string& condition) {
+  m_impl->having = condition;
+  return *this;
+}
+CollectionFind& CollectionFind::set_sort(std::vector<std::string>&& specs) {
+  m_impl->sort = std::move(specs);
+  return *this;
+}
+CollectionFind& CollectionFind::limit(std::uint64_t rows) {
+  m_impl->limit = rows;
+  return *this;
+}
+CollectionFind& CollectionFind::offset(std::uint64_t rows) {
+  m_impl->offset = rows;
+  return *this;
+}
+CollectionFind& CollectionFind::bind(const std::string& name, const Value& value) {
+  m_impl->binds.emplace_back(name, value);
+  return *this;
+}
+CollectionFind& CollectionFind::lockShared(LockContention contention) {
+  m_impl->lock = 1;
+  m_impl->contention = contention;
+  return *this;
+}
+CollectionFind& CollectionFind::lockExclusive(LockContention contention) {
+  m_impl->lock = 2;
+  m_impl->contention = contention;
+  return *this;
+}
+DocResult CollectionFind::execute() {
+  Mysqlx::Crud::Find msg;
+  detail::build_find(*m_impl, msg);
+  auto reply = m_impl->sess->run([&](std::string& out) { return pr::encode_find(out, msg); });
+  return access::make_result<DocResult>(detail::make_result(m_impl->sess, reply));
+}
+
+// CollectionModify
+CollectionModify& CollectionModify::set(const Field& field, const Value& value) {
+  add_op(*m_impl, Op::ITEM_SET, field, value);
+  return *this;
+}
+CollectionModify& CollectionModify::unset_fields(std::vector<std::string>&& fields) {
+  for (auto& f : fields) add_op(*m_impl, Op::ITEM_REMOVE, std::move(f));
+  return *this;
+}
+CollectionModify& CollectionModify::arrayInsert(const Field& field, const Value& value) {
+  add_op(*m_impl, Op::ARRAY_INSERT, field, value);
+  return *this;
+}
+CollectionModify& CollectionModify::arrayAppend(const Field& field, const Value& value) {
+  add_op(*m_impl, Op::ARRAY_APPEND, field, value);
+  return *this;
+}
+CollectionModify& CollectionModify::arrayDelete(const Field& field) {
+  add_op(*m_impl, Op::ITEM_REMOVE, field);
+  return *this;
+}
+CollectionModify& CollectionModify::patch(const std::string& json_patch) {
+  add_op(*m_impl, Op::MERGE_PATCH, std::string(), Value(json_patch));
+  return *this;
+}
+CollectionModify& CollectionModify::set_sort(std::vector<std::string>&& specs) {
+  m_impl->sort = std::move(specs);
+  return *this;
+}
+CollectionModify& CollectionModify::limit(std::uint64_t rows) {
+  m_impl->limit = rows;
+  return *this;
+}
+CollectionModify& CollectionModify::bind(const std::string& name, const Value& value) {
+  m_impl->binds.emplace_back(name, value);
+  return *this;
+}
+Result CollectionModify::execute() {
+  Mysqlx::Crud::Update msg;
+  detail::build_update(*m_impl, msg);
+  auto reply = m_impl->sess->run([&](std::string& out) { return pr::encode_update(out, msg); });
+  return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
+}
+
+// CollectionRemove
+CollectionRemove& CollectionRemove::set_sort(std::vector<std::string>&& specs) {
+  m_impl->sort = std::move(specs);
+  return *this;
+}
+CollectionRemove& CollectionRemove::limit(std::uint64_t rows) {
+  m_impl->limit = rows;
+  return *this;
+}
+CollectionRemove& CollectionRemove::bind(const std::string& name, const Value& value) {
+  m_impl->binds.emplace_back(name, value);
+  return *this;
+}
+Result CollectionRemove::execute() {
+  Mysqlx::Crud::Delete msg;
+  detail::build_delete(*m_impl, msg);
+  auto reply = m_impl->sess->run([&](std::string& out) { return pr::encode_delete(out, msg); });
+  return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
+}
+
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,150 @@
+#include "devapi/crud_build.h"
+
+#include "cdk/parser/expr_parser.h"
+#include "cdk/protocol/crud.h"
+#include "devapi/access.h"
+#include "devapi/doc_impl.h"
+#include "devapi/throw_error.h"
+#include "mysqlx_crud.pb.h"
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+namespace pb = Mysqlx;
+
+namespace {
+
+[[noreturn]] void usage(const std::string& msg) {
+  throw_error(cdk::error::client(cdk::client_errc::usage, msg));
+}
+
+void literal(const Value& v, pb::Expr::Expr& out) {
+  out.set_type(pb::Expr::Expr::LITERAL);
+  cdk::protocol::to_scalar_message(to_protocol(v), *out.mutable_literal());
+}
+
+// A value for modify().set() and friends: an expr() is parsed, a document
+// or array becomes an OBJECT / ARRAY expression, a scalar a literal.
+void value_expr(const Value& v, cdk::placeholder_map& ph, pb::Expr::Expr& out) {
+  if (access::is_expression(v)) {
+    check(cdk::parse_expr(access::text_of(v), cdk::expr_mode::document, ph, out));
+    return;
+  }
+  switch (v.getType()) {
+  case Value::DOCUMENT: {
+    out.set_type(pb::Expr::Expr::OBJECT);
+    for (const auto& [key, field] : access::doc_of(v)->fields()) {
+      auto* f = out.mutable_object()->add_fld();
+      f->set_key(key);
+      value_expr(field, ph, *f->mutable_value());
+    }
+    return;
+  }
+  case Value::ARRAY:
+    out.set_type(pb::Expr::Expr::ARRAY);
+    for (const Value& item : v) value_expr(item, ph, *out.mutable_array()->add_value());
+    return;
+  default:
+    literal(v, out);
+  }
+}
+
+template <typename M> void set_target(const statement_impl& st, M& msg) {
+  msg.mutable_collection()->set_name(st.name);
+  if (!st.schema.empty()) msg.mutable_collection()->set_schema(st.schema);
+  msg.set_data_model(pb::Crud::DOCUMENT);
+}
+
+template <typename M>
+void set_common(const statement_impl& st, cdk::placeholder_map& ph, M& msg, bool offset) {
+  set_target(st, msg);
+  if (!st.condition.empty())
+    check(cdk::parse_expr(st.condition, cdk::expr_mode::document, ph, *msg.mutable_criteria()));
+  for (const std::string& s : st.sort)
+    check(cdk::parse_sort(s, cdk::expr_mode::document, ph, *msg.add_order()));
+  if (st.limit) {
+    msg.mutable_limit()->set_row_count(*st.limit);
+  }
+  if (offset && st.offset) {
+    if (!st.limit) msg.mutable_limit()->set_row_count(UINT64_MAX);
+    msg.mutable_limit()->set_offset(*st.offset);
+  }
+}
+
+template <typename M>
+void set_args(const statement_impl& st, const cdk::placeholder_map& ph, M& msg) {
+  for (std::uint32_t i = 0; i < ph.size(); ++i) {
+    const std::string& name = ph.name(i);
+    const Value* bound = nullptr;
+    for (const auto& [n, v] : st.binds)
+      if (n == name) bound = &v; // the last bind() of a name wins
+    if (!bound) usage("placeholder :" + name + " has no value: call bind(\"" + name + "\", ...)");
+    cdk::protocol::to_scalar_message(to_protocol(*bound), *msg.add_args());
+  }
+  for (const auto& [n, v] : st.binds)
+    if (!ph.find(n)) usage("bind(\"" + n + "\"): the statement has no placeholder :" + n);
+}
+
+} // namespace
+
+void build_find(const statement_impl& st, pb::Crud::Find& msg) {
+  cdk::placeholder_map ph;
+  set_common(st, ph, msg, true);
+  if (st.fields.size() == 1 && access::is_expression(st.fields[0])) {
+    // fields(expr("{'a': a}")): the object is the document returned.
+    auto* p = msg.add_projection();
+    check(cdk::parse_expr(access::text_of(st.fields[0]), cdk::expr_mode::document, ph,
+                          *p->mutable_source()));
+    if (p->source().type() != pb::Expr::Expr::OBJECT)
+      check(cdk::parse_projection(access::text_of(st.fields[0]), cdk::expr_mode::document, ph, *p));
+  } else {
+    for (const Value& f : st.fields) {
+      if (f.getType() != Value::STRING) usage("fields(): a projection must be a string");
+      check(cdk::parse_projection(access::text_of(f), cdk::expr_mode::document, ph,
+                                  *msg.add_projection()));
+    }
+  }
+  for (const std::string& g : st.group_by)
+    check(cdk::parse_expr(g, cdk::expr_mode::document, ph, *msg.add_grouping()));
+  if (!st.having.empty())
+    check(
+        cdk::parse_expr(st.having, cdk::expr_mode::document, ph, *msg.mutable_grouping_criteria()));
+  if (st.lock != 0) {
+    msg.set_locking(st.lock == 1 ? pb::Crud::Find::SHARED_LOCK : pb::Crud::Find::EXCLUSIVE_LOCK);
+    if (st.contention == LockContention::NOWAIT) msg.set_locking_options(pb::Crud::Find::NOWAIT);
+    if (st.contention == LockContention::SKIP_LOCKED)
+      msg.set_locking_options(pb::Crud::Find::SKIP_LOCKED);
+  }
+  set_args(st, ph, msg);
+}
+
+void build_update(const statement_impl& st, pb::Crud::Update& msg) {
+  cdk::placeholder_map ph;
+  if (st.condition.empty()) usage("modify(): the condition is empty");
+  if (st.ops.empty()) usage("modify(): no change given (set, unset, patch, ...)");
+  set_common(st, ph, msg, false);
+  for (const auto& op : st.ops) {
+    auto* u = msg.add_operation();
+    u->set_operation(static_cast<pb::Crud::UpdateOperation::UpdateType>(op.kind));
+    if (!op.path.empty() && op.path != "$")
+      check(cdk::parse_update_path(op.path, cdk::expr_mode::document, *u->mutable_source()));
+    else
+      u->mutable_source(); // the whole document
+    if (op.kind == pb::Crud::UpdateOperation::MERGE_PATCH) {
+      value_expr(Value(DbDoc(op.value.get<std::string>())), ph, *u->mutable_value());
+    } else if (op.kind != pb::Crud::UpdateOperation::ITEM_REMOVE) {
+      value_expr(op.value, ph, *u->mutable_value());
+    }
+  }
+  set_args(st, ph, msg);
+}
+
+void build_delete(const statement_impl& st, pb::Crud::Delete& msg) {
+  cdk::placeholder_map ph;
+  if (st.condition.empty()) usage("remove(): the condition is empty");
+  set_common(st, ph, msg, false);
+  set_args(st, ph, msg);
+}
+
+} // namespace detail
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,22 @@
+// Building Crud.Find / Update / Delete messages from a statement's state with
+// the expression parser. Private header; the protobuf classes are only
+// declared here. Parse errors and unbound placeholders throw mysqlx::Error.
+#pragma once
+
+#include "devapi/session_impl.h"
+
+namespace Mysqlx::Crud {
+class Find;
+class Update;
+class Delete;
+} // namespace Mysqlx::Crud
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+void build_find(const statement_impl& st, Mysqlx::Crud::Find& msg);
+void build_update(const statement_impl& st, Mysqlx::Crud::Update& msg);
+void build_delete(const statement_impl& st, Mysqlx::Crud::Delete& msg);
+
+} // namespace detail
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,141 @@
+// find / modify / remove and the single-document helpers, in the three
+// configurations.
+#include "it_common.h"
+
+using namespace mysqlx;
+using devapi_it::config;
+
+class CrudTest : public ::testing::TestWithParam<config> {
+protected:
+  void SetUp() override {
+    m_schema = std::string("dv_crud_") + GetParam().name;
+    m_sess = std::make_unique<Session>(devapi_it::uri_of(GetParam()));
+    m_sess->createSchema(m_schema, true);
+    Schema db = m_sess->getSchema(m_schema);
+    db.dropCollection("c");
+    m_coll = std::make_unique<Collection>(db.createCollection("c"));
+    m_coll
+        ->add(R"({"_id": "a", "name": "pen", "price": 2, "tags": ["blue"]})",
+              R"({"_id": "b", "name": "ink", "price": 5, "tags": []})",
+              R"({"_id": "c", "name": "pad", "price": 9, "tags": ["red"]})")
+        .execute();
+  }
+  bool is57() const { return std::string(GetParam().name) == "emulated57"; }
+  std::string m_schema;
+  std::unique_ptr<Session> m_sess;
+  std::unique_ptr<Collection> m_coll;
+};
+
+TEST_P(CrudTest, FindWithConditionSortLimitOffsetAndBind) {
+  DocResult r = m_coll->find("price > :min").sort("price DESC").bind("min", 1).execute();
+  EXPECT_EQ(r.count(), 3u);
+  std::vector<std::string> names;
+  for (DbDoc d : r) names.push_back(d["name"].get<std::string>());
+  EXPECT_EQ(names, (std::vector<std::string>{"pad", "ink", "pen"}));
+  DocList page = m_coll->find().sort("price").limit(1).offset(1).execute().fetchAll();
+  ASSERT_EQ(page.size(), 1u);
+  EXPECT_EQ(page[0]["_id"].get<std::string>(), "b");
+  EXPECT_TRUE(m_coll->find("price > 100").execute().fetchOne().isNull());
+}
+
+TEST_P(CrudTest, FindFieldsAndGroupBy) {
+  DbDoc d = m_coll->find("_id = 'a'").fields("name", "price").execute().fetchOne();
+  EXPECT_EQ(d["name"].get<std::string>(), "pen");
+  EXPECT_FALSE(d.hasField("tags"));
+  DocList groups = m_coll->find()
+                       .fields("price > 3 AS big", "count(*) AS n")
+                       .groupBy("price > 3")
+                       .having("count(*) > 1")
+                       .execute()
+                       .fetchAll();
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0]["n"].get<int>(), 2);
+}
+
+TEST_P(CrudTest, UnboundPlaceholderIsAClientError) {
+  EXPECT_THROW(m_coll->find("price > :min").execute(), Error);
+  EXPECT_THROW(m_coll->find("price >").execute(), Error); // parse error
+}
+
+TEST_P(CrudTest, ModifySetUnsetArrayAppendAndPatch) {
+  Result r = m_coll->modify("_id = :id")
+                 .set("price", 3)
+                 .unset("name")
+                 .arrayAppend("tags", "green")
+                 .bind("id", "a")
+                 .execute();
+  EXPECT_EQ(r.getAffectedItemsCount(), 1u);
+  EXPECT_TRUE(r.getGeneratedIds().empty());
+  DbDoc a = m_coll->getOne("a");
+  EXPECT_EQ(a["price"].get<int>(), 3);
+  EXPECT_FALSE(a.hasField("name"));
+  ASSERT_EQ(a["tags"].elementCount(), 2u);
+  EXPECT_EQ(a["tags"][1].get<std::string>(), "green");
+  auto patch = m_coll->modify("_id = 'b'").patch(R"({"price": null, "stock": 7})");
+  if (is57()) {
+    // MySQL 5.7 has no JSON_MERGE_PATCH: the server refuses, nothing changes.
+    EXPECT_THROW(patch.execute(), ServerError);
+    EXPECT_EQ(m_coll->getOne("b")["price"].get<int>(), 5);
+    return;
+  }
+  patch.execute();
+  DbDoc b = m_coll->getOne("b");
+  EXPECT_FALSE(b.hasField("price"));
+  EXPECT_EQ(b["stock"].get<int>(), 7);
+}
+
+TEST_P(CrudTest, RemoveWithSortAndLimit) {
+  Result r = m_coll->remove("price > 0").sort("price DESC").limit(1).execute();
+  EXPECT_EQ(r.getAffectedItemsCount(), 1u);
+  EXPECT_TRUE(m_coll->getOne("c").isNull());
+  EXPECT_EQ(m_coll->count(), 2u);
+  EXPECT_EQ(m_coll->removeOne("a").getAffectedItemsCount(), 1u);
+  EXPECT_EQ(m_coll->count(), 1u);
+}
+
+TEST_P(CrudTest, AddOrReplaceOneTheGivenIdWins) {
+  if (is57()) {
+    // 5.7's Insert has no upsert: an existing id is a duplicate there.
+    EXPECT_THROW(m_coll->addOrReplaceOne("b", DbDoc(R"({"name": "quill"})")), ServerError);
+    EXPECT_EQ(m_coll->getOne("b")["name"].get<std::string>(), "ink");
+    return;
+  }
+  m_coll->addOrReplaceOne("b", DbDoc(R"({"name": "quill"})"));
+  EXPECT_EQ(m_coll->getOne("b")["name"].get<std::string>(), "quill");
+  m_coll->addOrReplaceOne("z", R"({"_id": "z", "name": "new"})");
+  EXPECT_EQ(m_coll->getOne("z")["name"].get<std::string>(), "new");
+  try {
+    m_coll->addOrReplaceOne("b", R"({"_id": "other", "name": "x"})");
+    FAIL() << "a differing _id was accepted";
+  } catch (const Error& e) {
+    EXPECT_TRUE(e.isClientError());
+  }
+  EXPECT_TRUE(m_coll->getOne("other").isNull());
+  EXPECT_EQ(m_coll->count(), 4u);
+}
+
+TEST_P(CrudTest, ReplaceOneKeepsTheIdAndRefusesADifferentOne) {
+  if (is57()) {
+    // 5.7 refuses ITEM_SET on the whole document: a server error, no change.
+    EXPECT_THROW(m_coll->replaceOne("c", R"({"name": "notebook"})"), ServerError);
+    EXPECT_EQ(m_coll->getOne("c")["name"].get<std::string>(), "pad");
+    return;
+  }
+  Result r = m_coll->replaceOne("c", R"({"name": "notebook"})");
+  EXPECT_EQ(r.getAffectedItemsCount(), 1u);
+  DbDoc c = m_coll->getOne("c");
+  EXPECT_EQ(c["name"].get<std::string>(), "notebook");
+  EXPECT_FALSE(c.hasField("price"));
+  EXPECT_THROW(m_coll->replaceOne("c", R"({"_id": "a"})"), Error);
+  EXPECT_EQ(m_coll->getOne("a")["name"].get<std::string>(), "pen");
+}
+
+TEST_P(CrudTest, LockSharedAndExclusiveInsideATransaction) {
+  m_sess->startTransaction();
+  EXPECT_EQ(m_coll->find("_id = 'a'").lockShared().execute().count(), 1u);
+  EXPECT_EQ(m_coll->find("_id = 'b'").lockExclusive(LockContention::NOWAIT).execute().count(), 1u);
+  m_sess->rollback();
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, CrudTest, ::testing::ValuesIn(devapi_it::configs),
+                         [](const auto& info) { return std::string(info.param.name); });
