@@ -64,6 +64,30 @@ TEST(SqlgenJsonCompare, PathAgainstPath) {
             "," + text(b) + "))"));
 }
 
+TEST(SqlgenJsonCompare, Equality) {
+  struct c {
+    const char* name;
+    Expr expr;
+    const char* want;
+    env en = {};
+  };
+  const std::vector<c> cases{
+      {"path == path", op("==", {field("a"), field("b")}),
+       "(JSON_EQUALS(JSON_EXTRACT(doc,'$.a'),JSON_EXTRACT(doc,'$.b')) = 1)"},
+      {"path != object", op("!=", {field("a"), object({{"k", num(1)}})}),
+       "(JSON_EQUALS(JSON_EXTRACT(doc,'$.a'),JSON_OBJECT('k',1)) = 0)"},
+      {"array == path", op("==", {array({num(1)}), field("a")}),
+       "(JSON_EQUALS(JSON_ARRAY(1),JSON_EXTRACT(doc,'$.a')) = 1)"},
+      {"path == JSON placeholder", op("==", {field("a"), placeholder(0)}),
+       "(JSON_EQUALS(JSON_EXTRACT(doc,'$.a'),JSON_COMPACT('{}')) = 1)",
+       with_args({s_octets("{}", 2)})},
+  };
+  for (const auto& k : cases) {
+    SCOPED_TRACE(k.name);
+    check(render(k.expr, k.en), sql(k.want));
+  }
+}
+
 TEST(SqlgenJsonCompare, PlainSqlWhereItAgrees) {
   struct c {
     const char* name;
@@ -74,8 +98,10 @@ TEST(SqlgenJsonCompare, PlainSqlWhereItAgrees) {
   const std::vector<c> cases{
       {"NULL literal", op("==", {field("age"), lit(s_null())}),
        "(JSON_EXTRACT(doc,'$.age') = NULL)"},
-      {"JSON literal", op("==", {field("age"), lit(s_octets("[1]", 2))}),
-       "(JSON_EXTRACT(doc,'$.age') = JSON_COMPACT('[1]'))"},
+      {"JSON literal, <", op("<", {field("age"), lit(s_octets("[1]", 2))}),
+       "(JSON_EXTRACT(doc,'$.age') < JSON_COMPACT('[1]'))"},
+      {"array, not a path", op("==", {array({num(1)}), array({num(1)})}),
+       "(JSON_ARRAY(1) = JSON_ARRAY(1))"},
       {"function", op(">", {field("age"), fn("abs", {num(-1)})}),
        "(JSON_EXTRACT(doc,'$.age') > abs(-1))"},
       {"columns", op(">", {column("a"), num(1)}), "(`a` > 1)", table_env()},

@@ -98,7 +98,7 @@ private:
 };
 
 inline // Documents with numbers, a numeric string, booleans, null and a missing
-    // field, so that MySQL's JSON type rules show.
+       // field, so that MySQL's JSON type rules show.
     void
     load(mariadb& db) {
   const auto err =
@@ -111,7 +111,8 @@ inline // Documents with numbers, a numeric string, booleans, null and a missing
               " ('2','{\"_id\":\"2\",\"name\":\"alice\",\"age\":9,\"n\":10,\"tags\":[\"c\"],"
               "\"flag\":false}'),"
               " ('3','{\"_id\":\"3\",\"name\":\"Carl\",\"age\":\"30\",\"tags\":[]}'),"
-              " ('4','{\"_id\":\"4\",\"name\":\"Dan\",\"age\":20.5,\"nul\":null}'),"
+              " ('4','{\"_id\":\"4\",\"name\":\"Dan\",\"age\":20.5,\"nul\":null,"
+              "\"o\":{\"x\":1,\"y\":2}}'),"
               " ('5','{\"_id\":\"5\",\"name\":\"eve\"}');"
               "CREATE TABLE sqlgen_test.t (a INT, b VARCHAR(10), j JSON)");
   ASSERT_FALSE(err) << *err;

@@ -15,6 +15,8 @@
 //   JSON_UNQUOTE(path) vs string compares strings (utf8mb4_bin, like MySQL),
 //   (JSON_UNQUOTE(path)='true') vs TRUE/FALSE compares booleans. A missing
 //   path gives NULL, as in MySQL.
+// - path == / != path, object, array or JSON literal: JSON_EQUALS (MariaDB
+//   10.7+), which compares JSON values (1 = 1.0, objects in any key order).
 // - path <op> path: row comparison of sort keys (rank, number, string).
 // - ORDER BY path: the same three keys, so numbers sort numerically, then
 //   strings, etc.; a missing path (SQL NULL) sorts first, as in MySQL.
@@ -97,6 +99,22 @@ bool write_json_compare(expr_writer& w, const Operator& o, std::string_view sql_
   const Expr& b = o.param(1);
   const bool path_a = is_doc_path(a);
   const bool path_b = is_doc_path(b);
+  auto json_valued = [&w](const Expr& e) {
+    if (is_doc_path(e) || e.type() == Expr::OBJECT || e.type() == Expr::ARRAY) return true;
+    const Scalar* s = w.literal_of(e);
+    return s && s->type() == Scalar::V_OCTETS && s->v_octets().content_type() == 2;
+  };
+  const bool equality = sql_op == " = " || sql_op == " != ";
+  if (equality && (path_a || path_b) && json_valued(a) && json_valued(b)) {
+    // Compared to 1/0, not used bare: MariaDB 10.11 takes a bare NULL
+    // JSON_EQUALS (a missing path) as true in WHERE.
+    w.put("(JSON_EQUALS(");
+    w.expr(a);
+    w.put(",");
+    w.expr(b);
+    w.put(sql_op == " = " ? ") = 1)" : ") = 0)");
+    return true;
+  }
   if (path_a && path_b) {
     const std::string pa = w.text(a);
     const std::string pb = w.text(b);
