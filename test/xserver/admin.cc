@@ -119,9 +119,10 @@ stmt_result session::create_collection(const std::string& schema, const std::str
   for (const char* when : {"INSERT", "UPDATE"}) {
     const std::string trigger = quote_identifier(schema) + "." +
                                 quote_identifier(std::string("$xid_") + when[0] + "_" + tag);
-    if (!m_db->exec("CREATE TRIGGER " + trigger + " BEFORE " + when + " ON " + table +
-                        " FOR EACH ROW SET NEW._id = JSON_UNQUOTE(JSON_EXTRACT(NEW.doc,'$._id'))",
-                    &err)) {
+    std::string sql = "CREATE TRIGGER " + trigger;
+    sql += std::string(" BEFORE ") + when + " ON " + table;
+    sql += " FOR EACH ROW SET NEW._id = JSON_UNQUOTE(JSON_EXTRACT(NEW.doc,'$._id'))";
+    if (!m_db->exec(sql, &err)) {
       m_db->exec("DROP TABLE " + table);
       return err;
     }

@@ -36,7 +36,7 @@ bool wait_for_mariadb(const xserver::server_config& cfg) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int run_server(int argc, char** argv) {
   std::string err;
   auto cfg = xserver::parse_args(argc, argv, err);
   if (!cfg) {
@@ -92,4 +92,13 @@ int main(int argc, char** argv) {
   if (!cfg->pid_file.empty()) ::unlink(cfg->pid_file.c_str());
   // Sessions end with the process; MariaDB rolls back their transactions.
   std::_Exit(0);
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run_server(argc, argv);
+  } catch (const std::exception& e) {
+    log(std::string("fatal: ") + e.what());
+    return 1;
+  }
 }

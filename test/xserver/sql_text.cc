@@ -88,7 +88,7 @@ std::string rewrite_prefix_reads(std::string_view sql, std::uint16_t prefix) {
       R"(^\s*SELECT\s+@@(GLOBAL\.)?mysqlx_document_id_unique_prefix\s*;?\s*$)", std::regex::icase);
   static const std::regex any(R"(@@(GLOBAL\.)?mysqlx_document_id_unique_prefix)",
                               std::regex::icase);
-  const std::string s(sql);
+  std::string s(sql);
   if (s.find("unique_prefix") == std::string::npos) return s; // the fast path
   const std::string value = std::to_string(prefix);
   std::smatch m;
