@@ -1,0 +1,167 @@
+// cdk/protocol/crud.h and resultset.h: the Insert encoding (documents on the
+// wire byte for byte, the size computed without encoding) and the row-field
+// decoding of every X Protocol column type.
+#include "cdk/protocol/crud.h"
+#include "cdk/protocol/frame.h"
+#include "cdk/protocol/resultset.h"
+#include "mysqlx_crud.pb.h"
+#include "mysqlx_resultset.pb.h"
+
+#include <gtest/gtest.h>
+
+namespace pr = cdk::protocol;
+
+namespace {
+
+pr::frame only_frame(const std::string& bytes) {
+  pr::frame_decoder d;
+  EXPECT_TRUE(d.feed(bytes).ok());
+  auto f = d.next();
+  EXPECT_TRUE(f.has_value());
+  EXPECT_FALSE(d.next().has_value());
+  return f.value_or(pr::frame{});
+}
+
+pr::column_meta col(pr::field_type t, std::uint32_t content_type = 0) {
+  pr::column_meta c;
+  c.type = t;
+  c.content_type = content_type;
+  return c;
+}
+
+pr::value field(pr::field_type t, const std::string& bytes) {
+  auto v = pr::decode_field(col(t), bytes);
+  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.err().message);
+  return v.ok() ? v.value() : pr::value{};
+}
+
+} // namespace
+
+TEST(DocInsertEncoding, DocumentsGoOnTheWireUnchangedAsStringLiterals) {
+  pr::doc_insert ins;
+  ins.schema = "shop";
+  ins.collection = "orders";
+  const std::string odd = "{ \"n\" : 1.50e0 , \"u\":\"\\u00e9\" }"; // spacing and escapes kept
+  ins.docs = {R"({"item":"pen"})", odd};
+  ins.upsert = true;
+  std::string out;
+  ASSERT_TRUE(pr::encode_doc_insert(out, ins).ok());
+  pr::frame f = only_frame(out);
+  EXPECT_EQ(f.type, 18); // Mysqlx.Crud.Insert
+  Mysqlx::Crud::Insert msg;
+  ASSERT_TRUE(msg.ParseFromString(f.payload));
+  EXPECT_EQ(msg.collection().schema(), "shop");
+  EXPECT_EQ(msg.collection().name(), "orders");
+  EXPECT_EQ(msg.data_model(), Mysqlx::Crud::DOCUMENT);
+  EXPECT_TRUE(msg.upsert());
+  ASSERT_EQ(msg.row_size(), 2);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(msg.row(i).field_size(), 1);
+    const auto& e = msg.row(i).field(0);
+    EXPECT_EQ(e.type(), Mysqlx::Expr::Expr::LITERAL);
+    EXPECT_EQ(e.literal().type(), Mysqlx::Datatypes::Scalar::V_STRING);
+    EXPECT_EQ(e.literal().v_string().value(), std::string(ins.docs[static_cast<size_t>(i)]));
+  }
+}
+
+TEST(DocInsertEncoding, ComputedSizeMatchesTheEncodingAtVarintBoundaries) {
+  std::vector<std::string> texts;
+  for (std::size_t n : {0, 1, 100, 110, 120, 127, 128, 16370, 16383, 16384, 2097152})
+    texts.push_back("{\"a\":\"" + std::string(n, 'x') + "\"}");
+  for (const std::string& t : texts) {
+    pr::doc_insert ins;
+    ins.schema = "s";
+    ins.collection = "c";
+    ins.docs = {t, t};
+    std::string out;
+    ASSERT_TRUE(pr::encode_doc_insert(out, ins).ok());
+    EXPECT_EQ(pr::doc_insert_size(ins, 0, 2), out.size()) << t.size();
+    std::string one;
+    ins.docs = {t};
+    ASSERT_TRUE(pr::encode_doc_insert(one, ins).ok());
+    EXPECT_EQ(pr::doc_insert_size(ins, 0, 1), one.size()) << t.size();
+  }
+}
+
+TEST(RowDecoding, IntegersFloatsAndText) {
+  EXPECT_EQ(field(pr::field_type::sint, "\x01").sint, -1);
+  EXPECT_EQ(field(pr::field_type::sint, "\x02").sint, 1);
+  EXPECT_EQ(field(pr::field_type::sint, std::string("\xff\x01", 2)).sint, -128);
+  EXPECT_EQ(field(pr::field_type::uint, std::string("\xac\x02", 2)).uint, 300u);
+  EXPECT_EQ(field(pr::field_type::bit, "\x05").uint, 5u);
+  const double d = 7.25;
+  const float fl = -1.5f;
+  EXPECT_DOUBLE_EQ(
+      field(pr::field_type::dbl, std::string(reinterpret_cast<const char*>(&d), 8)).dbl, 7.25);
+  EXPECT_DOUBLE_EQ(
+      field(pr::field_type::flt, std::string(reinterpret_cast<const char*>(&fl), 4)).dbl, -1.5);
+  pr::value s = field(pr::field_type::bytes, std::string("abc\0", 4));
+  EXPECT_EQ(s.type, pr::value::kind::octets);
+  EXPECT_EQ(s.bytes, "abc");
+  auto json = pr::decode_field(col(pr::field_type::bytes, 2), std::string("{}\0", 3));
+  ASSERT_TRUE(json.ok());
+  EXPECT_EQ(json.value().content_type, 2u);
+  EXPECT_EQ(field(pr::field_type::enumeration, std::string("red\0", 4)).bytes, "red");
+  EXPECT_EQ(field(pr::field_type::bytes, "").type, pr::value::kind::null); // SQL NULL
+}
+
+TEST(RowDecoding, TemporalDecimalAndSet) {
+  // 2024-01-02 03:04:05.000006: year 2024 = 0xe8 0x0f
+  EXPECT_EQ(
+      field(pr::field_type::datetime, std::string("\xe8\x0f\x01\x02\x03\x04\x05\x06", 8)).bytes,
+      "2024-01-02 03:04:05.000006");
+  EXPECT_EQ(field(pr::field_type::datetime, std::string("\xe8\x0f\x0c\x1f", 4)).bytes,
+            "2024-12-31");
+  EXPECT_EQ(field(pr::field_type::time, std::string("\x01\x01\x02\x03", 4)).bytes, "-01:02:03");
+  EXPECT_EQ(field(pr::field_type::time, std::string("\x00\x0a\x00\x00\x07", 5)).bytes,
+            "10:00:00.000007");
+  EXPECT_EQ(field(pr::field_type::decimal, std::string("\x02\x12\x50\xd0", 4)).bytes, "-12.50");
+  EXPECT_EQ(field(pr::field_type::decimal, std::string("\x01\x12\x5c", 3)).bytes, "12.5");
+  EXPECT_EQ(field(pr::field_type::decimal, std::string("\x03\x5c", 2)).bytes, "0.005");
+  pr::value set = field(pr::field_type::set, std::string("\x01"
+                                                         "a\x02"
+                                                         "bc",
+                                                         5));
+  ASSERT_EQ(set.items.size(), 2u);
+  EXPECT_EQ(set.items[1].bytes, "bc");
+  EXPECT_TRUE(field(pr::field_type::set, "\x01").items.empty()); // the empty set
+}
+
+TEST(RowDecoding, MalformedFieldsAreErrorsNotCrashes) {
+  EXPECT_FALSE(pr::decode_field(col(pr::field_type::sint), "\x80").ok());        // cut varint
+  EXPECT_FALSE(pr::decode_field(col(pr::field_type::dbl), "\x01\x02").ok());     // short
+  EXPECT_FALSE(pr::decode_field(col(pr::field_type::decimal), "\x02\x12").ok()); // no sign
+  EXPECT_FALSE(pr::decode_field(col(pr::field_type::set), "\x05"
+                                                          "ab")
+                   .ok());                                                        // overrun
+  EXPECT_FALSE(pr::decode_field(col(pr::field_type::time), "\x07\x01").ok());     // bad sign
+  EXPECT_FALSE(pr::decode_field(col(pr::field_type::datetime), "\xe8\x0f").ok()); // no day
+}
+
+TEST(ResultSets, RepliesSplitIntoSetsAtFetchDone) {
+  auto frame_of = [](std::uint8_t type, const google::protobuf::MessageLite& m) {
+    return pr::frame{type, m.SerializeAsString()};
+  };
+  Mysqlx::Resultset::ColumnMetaData meta;
+  meta.set_type(Mysqlx::Resultset::ColumnMetaData::SINT);
+  meta.set_name("n");
+  Mysqlx::Resultset::Row row;
+  row.add_field("\x04");
+  Mysqlx::Resultset::Row bad_row; // two fields for one column
+  bad_row.add_field("\x04");
+  bad_row.add_field("\x04");
+  pr::reply r;
+  r.frames = {frame_of(12, meta), frame_of(13, row), frame_of(13, row), pr::frame{16, ""},
+              frame_of(12, meta), pr::frame{14, ""}, pr::frame{17, ""}};
+  auto sets = pr::decode_result_sets(r);
+  ASSERT_TRUE(sets.ok());
+  ASSERT_EQ(sets.value().size(), 2u);
+  EXPECT_EQ(sets.value()[0].columns[0].name, "n");
+  ASSERT_EQ(sets.value()[0].rows.size(), 2u);
+  EXPECT_EQ(sets.value()[0].rows[1][0].sint, 2);
+  EXPECT_TRUE(sets.value()[1].rows.empty());
+  r.frames = {frame_of(12, meta), frame_of(13, bad_row), pr::frame{14, ""}};
+  EXPECT_FALSE(pr::decode_result_sets(r).ok());
+  r.frames = {pr::frame{17, ""}}; // no result set at all
+  EXPECT_TRUE(pr::decode_result_sets(r).value().empty());
+}
