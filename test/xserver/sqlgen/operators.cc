@@ -1,5 +1,6 @@
 // Mysqlx.Expr.Operator: the X Plugin's operator names, their SQL and their
 // argument checks (error 5151 texts are the X Plugin's).
+#include "cdk/parser/expr_ops.h"
 #include "test/xserver/sqlgen/detail.h"
 
 #include <algorithm>
@@ -101,28 +102,10 @@ const std::string& keyword_arg(const Expr& e, bool (*valid)(const std::string&),
   return e.literal().v_octets().value();
 }
 
+// The X Plugin's list, kept once in cdk/parser (upper case only, as the
+// X Plugin compares).
 bool valid_interval_unit(const std::string& unit) {
-  static constexpr std::array<std::string_view, 20> units{"DAY",
-                                                          "DAY_HOUR",
-                                                          "DAY_MICROSECOND",
-                                                          "DAY_MINUTE",
-                                                          "DAY_SECOND",
-                                                          "HOUR",
-                                                          "HOUR_MICROSECOND",
-                                                          "HOUR_MINUTE",
-                                                          "HOUR_SECOND",
-                                                          "MICROSECOND",
-                                                          "MINUTE",
-                                                          "MINUTE_MICROSECOND",
-                                                          "MINUTE_SECOND",
-                                                          "MONTH",
-                                                          "QUARTER",
-                                                          "SECOND",
-                                                          "SECOND_MICROSECOND",
-                                                          "WEEK",
-                                                          "YEAR",
-                                                          "YEAR_MONTH"};
-  return std::binary_search(units.begin(), units.end(), std::string_view(unit));
+  return cdk::expr_ops::is_interval_unit(unit);
 }
 
 bool valid_cast_type(const std::string& type) {
