@@ -50,6 +50,24 @@ Type column_type(const pr::column_meta& c) {
   return Type::STRING;
 }
 
+// The collations servers send for text columns; others are shown by number.
+std::string collation_name(std::uint64_t id) {
+  static const std::pair<std::uint64_t, const char*> names[] = {{8, "latin1_swedish_ci"},
+                                                                {11, "ascii_general_ci"},
+                                                                {33, "utf8mb3_general_ci"},
+                                                                {45, "utf8mb4_general_ci"},
+                                                                {46, "utf8mb4_bin"},
+                                                                {47, "latin1_bin"},
+                                                                {63, "binary"},
+                                                                {83, "utf8mb3_bin"},
+                                                                {192, "utf8mb3_unicode_ci"},
+                                                                {224, "utf8mb4_unicode_ci"},
+                                                                {255, "utf8mb4_0900_ai_ci"}};
+  for (const auto& [n, name] : names)
+    if (n == id) return name;
+  return id == 0 ? std::string() : std::to_string(id);
+}
+
 Column make_column(const pr::column_meta& c) {
   auto d = std::make_unique<column_data>();
   d->schema = c.schema;
@@ -65,8 +83,10 @@ Column make_column(const pr::column_meta& c) {
                    c.type == pr::field_type::decimal) &&
                   (c.flags & 1u) == 0);
   d->padded = c.type == pr::field_type::bytes && (c.flags & 1u) != 0;
-  if (c.type == pr::field_type::bytes && c.collation != 63 && c.collation != 0) {
-    d->collation = std::to_string(c.collation); // numbers only: no collation table here
+  if (c.type == pr::field_type::bytes || c.type == pr::field_type::enumeration ||
+      c.type == pr::field_type::set) {
+    d->collation = collation_name(c.collation);
+    d->charset = d->collation.substr(0, d->collation.find('_'));
   }
   return access::make_column(std::move(d));
 }

@@ -67,6 +67,17 @@ std::optional<std::string> object_type(session_impl& s, const std::string& schem
   return std::nullopt;
 }
 
+// getCollection/getTable with `check`: throws unless `name` exists in the
+// schema `ref` names, as a table or view (`table`) or as a collection.
+void require(const object_ref& ref, const std::string& name, bool table) {
+  auto type = object_type(*ref.sess, ref.name, name);
+  const bool ok = type && (table ? (*type == "TABLE" || *type == "VIEW") : *type == "COLLECTION");
+  if (!ok)
+    throw_error(cdk::error::client(cdk::client_errc::usage,
+                                   std::string(table ? "table '" : "collection '") + name +
+                                       "' does not exist in schema '" + ref.name + "'"));
+}
+
 } // namespace detail
 
 using detail::access;
@@ -92,13 +103,7 @@ Collection Schema::createCollection(const std::string& name, bool reuse) {
 }
 
 Collection Schema::getCollection(const std::string& name, bool check) {
-  if (check) {
-    auto type = detail::object_type(*m_ref->sess, m_ref->name, name);
-    if (!type || *type != "COLLECTION")
-      detail::throw_error(cdk::error::client(
-          cdk::client_errc::usage,
-          "collection '" + name + "' does not exist in schema '" + m_ref->name + "'"));
-  }
+  if (check) detail::require(*m_ref, name, false);
   return access::make_object<Collection>(m_ref->sess, m_ref->name, name);
 }
 
@@ -125,13 +130,7 @@ detail::item_list<std::string> Schema::getCollectionNames() {
 }
 
 Table Schema::getTable(const std::string& name, bool check) {
-  if (check) {
-    auto type = detail::object_type(*m_ref->sess, m_ref->name, name);
-    if (!type || (*type != "TABLE" && *type != "VIEW"))
-      detail::throw_error(cdk::error::client(cdk::client_errc::usage,
-                                             "table '" + name + "' does not exist in schema '" +
-                                                 m_ref->name + "'"));
-  }
+  if (check) detail::require(*m_ref, name, true);
   return access::make_object<Table>(m_ref->sess, m_ref->name, name);
 }
 

@@ -19,6 +19,8 @@ TEST(SqlTest, ValueTypesAndColumns) {
   ASSERT_EQ(r.getColumnCount(), 7u);
   EXPECT_EQ(r.getColumn(0).getColumnLabel(), "i");
   EXPECT_EQ(r.getColumn(2).getType(), Type::STRING);
+  EXPECT_FALSE(r.getColumn(2).getCharacterSetName().empty());
+  EXPECT_TRUE(r.getColumn(0).isNumberSigned());
   EXPECT_EQ(r.getColumn(3).getType(), Type::DECIMAL);
   Row row = r.fetchOne();
   EXPECT_EQ(row[0].get<int>(), -5);
