@@ -25,9 +25,9 @@ void literal(const Value& v, pb::Expr::Expr& out) {
 
 // A value for modify().set() and friends: an expr() is parsed, a document
 // or array becomes an OBJECT / ARRAY expression, a scalar a literal.
-void value_expr(const Value& v, cdk::placeholder_map& ph, pb::Expr::Expr& out) {
+void value_expr(const Value& v, cdk::expr_mode m, cdk::placeholder_map& ph, pb::Expr::Expr& out) {
   if (access::is_expression(v)) {
-    check(cdk::parse_expr(access::text_of(v), cdk::expr_mode::document, ph, out));
+    check(cdk::parse_expr(access::text_of(v), m, ph, out));
     return;
   }
   switch (v.getType()) {
@@ -36,32 +36,35 @@ void value_expr(const Value& v, cdk::placeholder_map& ph, pb::Expr::Expr& out) {
     for (const auto& [key, field] : access::doc_of(v)->fields()) {
       auto* f = out.mutable_object()->add_fld();
       f->set_key(key);
-      value_expr(field, ph, *f->mutable_value());
+      value_expr(field, m, ph, *f->mutable_value());
     }
     return;
   }
   case Value::ARRAY:
     out.set_type(pb::Expr::Expr::ARRAY);
-    for (const Value& item : v) value_expr(item, ph, *out.mutable_array()->add_value());
+    for (const Value& item : v) value_expr(item, m, ph, *out.mutable_array()->add_value());
     return;
   default:
     literal(v, out);
   }
 }
 
+cdk::expr_mode mode(const statement_impl& st) {
+  return st.table ? cdk::expr_mode::table : cdk::expr_mode::document;
+}
+
 template <typename M> void set_target(const statement_impl& st, M& msg) {
   msg.mutable_collection()->set_name(st.name);
   if (!st.schema.empty()) msg.mutable_collection()->set_schema(st.schema);
-  msg.set_data_model(pb::Crud::DOCUMENT);
+  msg.set_data_model(st.table ? pb::Crud::TABLE : pb::Crud::DOCUMENT);
 }
 
 template <typename M>
 void set_common(const statement_impl& st, cdk::placeholder_map& ph, M& msg, bool offset) {
   set_target(st, msg);
   if (!st.condition.empty())
-    check(cdk::parse_expr(st.condition, cdk::expr_mode::document, ph, *msg.mutable_criteria()));
-  for (const std::string& s : st.sort)
-    check(cdk::parse_sort(s, cdk::expr_mode::document, ph, *msg.add_order()));
+    check(cdk::parse_expr(st.condition, mode(st), ph, *msg.mutable_criteria()));
+  for (const std::string& s : st.sort) check(cdk::parse_sort(s, mode(st), ph, *msg.add_order()));
   if (st.limit) {
     msg.mutable_limit()->set_row_count(*st.limit);
   }
@@ -90,25 +93,22 @@ void set_args(const statement_impl& st, const cdk::placeholder_map& ph, M& msg) 
 void build_find(const statement_impl& st, pb::Crud::Find& msg) {
   cdk::placeholder_map ph;
   set_common(st, ph, msg, true);
-  if (st.fields.size() == 1 && access::is_expression(st.fields[0])) {
+  if (!st.table && st.fields.size() == 1 && access::is_expression(st.fields[0])) {
     // fields(expr("{'a': a}")): the object is the document returned.
     auto* p = msg.add_projection();
-    check(cdk::parse_expr(access::text_of(st.fields[0]), cdk::expr_mode::document, ph,
-                          *p->mutable_source()));
+    check(cdk::parse_expr(access::text_of(st.fields[0]), mode(st), ph, *p->mutable_source()));
     if (p->source().type() != pb::Expr::Expr::OBJECT)
-      check(cdk::parse_projection(access::text_of(st.fields[0]), cdk::expr_mode::document, ph, *p));
+      check(cdk::parse_projection(access::text_of(st.fields[0]), mode(st), ph, *p));
   } else {
     for (const Value& f : st.fields) {
       if (f.getType() != Value::STRING) usage("fields(): a projection must be a string");
-      check(cdk::parse_projection(access::text_of(f), cdk::expr_mode::document, ph,
-                                  *msg.add_projection()));
+      check(cdk::parse_projection(access::text_of(f), mode(st), ph, *msg.add_projection()));
     }
   }
   for (const std::string& g : st.group_by)
-    check(cdk::parse_expr(g, cdk::expr_mode::document, ph, *msg.add_grouping()));
+    check(cdk::parse_expr(g, mode(st), ph, *msg.add_grouping()));
   if (!st.having.empty())
-    check(
-        cdk::parse_expr(st.having, cdk::expr_mode::document, ph, *msg.mutable_grouping_criteria()));
+    check(cdk::parse_expr(st.having, mode(st), ph, *msg.mutable_grouping_criteria()));
   if (st.lock != 0) {
     msg.set_locking(st.lock == 1 ? pb::Crud::Find::SHARED_LOCK : pb::Crud::Find::EXCLUSIVE_LOCK);
     if (st.contention == LockContention::NOWAIT) msg.set_locking_options(pb::Crud::Find::NOWAIT);
@@ -120,20 +120,21 @@ void build_find(const statement_impl& st, pb::Crud::Find& msg) {
 
 void build_update(const statement_impl& st, pb::Crud::Update& msg) {
   cdk::placeholder_map ph;
-  if (st.condition.empty()) usage("modify(): the condition is empty");
-  if (st.ops.empty()) usage("modify(): no change given (set, unset, patch, ...)");
+  const char* what = st.table ? "update()" : "modify()";
+  if (st.condition.empty()) usage(std::string(what) + ": the condition is empty");
+  if (st.ops.empty()) usage(std::string(what) + ": no change given (set, unset, patch, ...)");
   set_common(st, ph, msg, false);
   for (const auto& op : st.ops) {
     auto* u = msg.add_operation();
     u->set_operation(static_cast<pb::Crud::UpdateOperation::UpdateType>(op.kind));
     if (!op.path.empty() && op.path != "$")
-      check(cdk::parse_update_path(op.path, cdk::expr_mode::document, *u->mutable_source()));
+      check(cdk::parse_update_path(op.path, mode(st), *u->mutable_source()));
     else
       u->mutable_source(); // the whole document
     if (op.kind == pb::Crud::UpdateOperation::MERGE_PATCH) {
-      value_expr(Value(DbDoc(op.value.get<std::string>())), ph, *u->mutable_value());
+      value_expr(Value(DbDoc(op.value.get<std::string>())), mode(st), ph, *u->mutable_value());
     } else if (op.kind != pb::Crud::UpdateOperation::ITEM_REMOVE) {
-      value_expr(op.value, ph, *u->mutable_value());
+      value_expr(op.value, mode(st), ph, *u->mutable_value());
     }
   }
   set_args(st, ph, msg);
@@ -141,9 +142,26 @@ void build_update(const statement_impl& st, pb::Crud::Update& msg) {
 
 void build_delete(const statement_impl& st, pb::Crud::Delete& msg) {
   cdk::placeholder_map ph;
-  if (st.condition.empty()) usage("remove(): the condition is empty");
+  if (st.condition.empty())
+    usage(st.table ? "remove(): the condition is empty: call where()"
+                   : "remove(): the condition is empty");
   set_common(st, ph, msg, false);
   set_args(st, ph, msg);
+}
+
+void build_table_insert(const statement_impl& st, pb::Crud::Insert& msg) {
+  cdk::placeholder_map ph;
+  set_target(st, msg);
+  for (const std::string& c : st.columns) msg.add_projection()->set_name(c);
+  for (const Row& row : st.rows) {
+    if (!st.columns.empty() && row.colCount() != st.columns.size())
+      usage("insert(): a row has " + std::to_string(row.colCount()) + " values for " +
+            std::to_string(st.columns.size()) + " columns");
+    auto* r = msg.add_row();
+    for (col_count_t i = 0; i < row.colCount(); ++i)
+      value_expr(row[i], cdk::expr_mode::table, ph, *r->add_field());
+  }
+  if (!ph.empty()) usage("insert(): values cannot contain placeholders");
 }
 
 } // namespace detail

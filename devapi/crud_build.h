@@ -9,6 +9,7 @@ namespace Mysqlx::Crud {
 class Find;
 class Update;
 class Delete;
+class Insert;
 } // namespace Mysqlx::Crud
 
 MYSQLX_NAMESPACE_BEGIN
@@ -17,6 +18,8 @@ namespace detail {
 void build_find(const statement_impl& st, Mysqlx::Crud::Find& msg);
 void build_update(const statement_impl& st, Mysqlx::Crud::Update& msg);
 void build_delete(const statement_impl& st, Mysqlx::Crud::Delete& msg);
+/// TableInsert: columns and rows of values (an expr() is parsed).
+void build_table_insert(const statement_impl& st, Mysqlx::Crud::Insert& msg);
 
 } // namespace detail
 MYSQLX_NAMESPACE_END

@@ -56,6 +56,10 @@ struct object_ref {
 struct statement_impl {
   std::shared_ptr<session_impl> sess;
   std::string schema, name; // the collection or table
+  bool table = false;       // Table statements: expressions in table mode
+  // TableInsert
+  std::vector<std::string> columns;
+  std::vector<Row> rows;
   // SqlStatement
   std::string query;
   std::vector<Value> params;

@@ -79,4 +79,8 @@ status encode_delete(std::string& out, const Mysqlx::Crud::Delete& msg) {
   return append_message(out, client_msg::crud_delete, msg);
 }
 
+status encode_insert(std::string& out, const Mysqlx::Crud::Insert& msg) {
+  return append_message(out, client_msg::crud_insert, msg);
+}
+
 } // namespace cdk::protocol

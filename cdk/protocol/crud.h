@@ -20,6 +20,7 @@ namespace Mysqlx::Crud {
 class Find;
 class Update;
 class Delete;
+class Insert;
 } // namespace Mysqlx::Crud
 namespace Mysqlx::Datatypes {
 class Scalar;
@@ -53,5 +54,7 @@ void to_scalar_message(const value& v, Mysqlx::Datatypes::Scalar& out);
 status encode_find(std::string& out, const Mysqlx::Crud::Find& msg);
 status encode_update(std::string& out, const Mysqlx::Crud::Update& msg);
 status encode_delete(std::string& out, const Mysqlx::Crud::Delete& msg);
+// Any Insert (table rows) built by the caller.
+status encode_insert(std::string& out, const Mysqlx::Crud::Insert& msg);
 
 } // namespace cdk::protocol

@@ -1,0 +1,182 @@
+// Table and its statements: insert, select, update, remove (data model
+// TABLE: names are columns, expressions are parsed in table mode).
+#include "cdk/protocol/crud.h"
+#include "devapi/access.h"
+#include "devapi/crud_build.h"
+#include "devapi/session_impl.h"
+#include "devapi/throw_error.h"
+#include "mysqlx_crud.pb.h"
+
+#include <mysqlx/table.h>
+
+MYSQLX_NAMESPACE_BEGIN
+
+using detail::access;
+namespace pr = cdk::protocol;
+
+namespace {
+
+std::unique_ptr<detail::statement_impl> new_statement(const detail::object_ref& ref) {
+  auto st = std::make_unique<detail::statement_impl>();
+  st->sess = ref.sess;
+  st->schema = ref.schema;
+  st->name = ref.name;
+  st->table = true;
+  return st;
+}
+
+template <typename R, typename M, typename Encode>
+R run(detail::statement_impl& st, const M& msg, Encode encode) {
+  auto reply = st.sess->run([&](std::string& out) { return encode(out, msg); });
+  return access::make_result<R>(detail::make_result(st.sess, reply));
+}
+
+} // namespace
+
+std::uint64_t Table::count() {
+  auto r = m_ref->sess->sql("SELECT COUNT(*) FROM `" + m_ref->schema + "`.`" + m_ref->name + "`");
+  auto res = access::make_result<SqlResult>(detail::make_result(m_ref->sess, r));
+  return res.fetchOne()[0].get<std::uint64_t>();
+}
+
+TableInsert Table::make_insert(std::vector<std::string>&& columns) {
+  auto st = new_statement(*m_ref);
+  st->columns = std::move(columns);
+  return access::make_statement<TableInsert>(std::move(st));
+}
+TableSelect Table::make_select(std::vector<Value>&& projections) {
+  auto st = new_statement(*m_ref);
+  st->fields = std::move(projections);
+  return access::make_statement<TableSelect>(std::move(st));
+}
+TableUpdate Table::update() {
+  return access::make_statement<TableUpdate>(new_statement(*m_ref));
+}
+TableRemove Table::remove() {
+  return access::make_statement<TableRemove>(new_statement(*m_ref));
+}
+
+TableInsert& TableInsert::add_row(std::vector<Value>&& values) {
+  Row row;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    row.set(static_cast<col_count_t>(i), std::move(values[i]));
+  m_impl->rows.push_back(std::move(row));
+  return *this;
+}
+TableInsert& TableInsert::add_rows(std::vector<Row>&& rows) {
+  auto& r = m_impl->rows;
+  r.insert(r.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
+  return *this;
+}
+Result TableInsert::execute() {
+  if (m_impl->rows.empty()) {
+    auto impl = std::make_unique<detail::result_impl>();
+    impl->sess = m_impl->sess;
+    return access::make_result<Result>(std::move(impl));
+  }
+  Mysqlx::Crud::Insert msg;
+  detail::build_table_insert(*m_impl, msg);
+  return run<Result>(*m_impl, msg, [](std::string& out, const Mysqlx::Crud::Insert& m) {
+    return pr::encode_insert(out, m);
+  });
+}
+
+TableSelect& TableSelect::where(const std::string& condition) {
+  m_impl->condition = condition;
+  return *this;
+}
+TableSelect& TableSelect::set_group_by(std::vector<std::string>&& exprs) {
+  m_impl->group_by = std::move(exprs);
+  return *this;
+}
+TableSelect& TableSelect::having(const std::string& condition) {
+  m_impl->having = condition;
+  return *this;
+}
+TableSelect& TableSelect::set_order_by(std::vector<std::string>&& specs) {
+  m_impl->sort = std::move(specs);
+  return *this;
+}
+TableSelect& TableSelect::limit(std::uint64_t rows) {
+  m_impl->limit = rows;
+  return *this;
+}
+TableSelect& TableSelect::offset(std::uint64_t rows) {
+  m_impl->offset = rows;
+  return *this;
+}
+TableSelect& TableSelect::bind(const std::string& name, const Value& value) {
+  m_impl->binds.emplace_back(name, value);
+  return *this;
+}
+TableSelect& TableSelect::lockShared(LockContention contention) {
+  m_impl->lock = 1;
+  m_impl->contention = contention;
+  return *this;
+}
+TableSelect& TableSelect::lockExclusive(LockContention contention) {
+  m_impl->lock = 2;
+  m_impl->contention = contention;
+  return *this;
+}
+RowResult TableSelect::execute() {
+  Mysqlx::Crud::Find msg;
+  detail::build_find(*m_impl, msg);
+  return run<RowResult>(*m_impl, msg, [](std::string& out, const Mysqlx::Crud::Find& m) {
+    return pr::encode_find(out, m);
+  });
+}
+
+TableUpdate& TableUpdate::set(const std::string& column, const Value& value) {
+  m_impl->ops.push_back({Mysqlx::Crud::UpdateOperation::SET, column, value});
+  return *this;
+}
+TableUpdate& TableUpdate::where(const std::string& condition) {
+  m_impl->condition = condition;
+  return *this;
+}
+TableUpdate& TableUpdate::set_order_by(std::vector<std::string>&& specs) {
+  m_impl->sort = std::move(specs);
+  return *this;
+}
+TableUpdate& TableUpdate::limit(std::uint64_t rows) {
+  m_impl->limit = rows;
+  return *this;
+}
+TableUpdate& TableUpdate::bind(const std::string& name, const Value& value) {
+  m_impl->binds.emplace_back(name, value);
+  return *this;
+}
+Result TableUpdate::execute() {
+  Mysqlx::Crud::Update msg;
+  detail::build_update(*m_impl, msg);
+  return run<Result>(*m_impl, msg, [](std::string& out, const Mysqlx::Crud::Update& m) {
+    return pr::encode_update(out, m);
+  });
+}
+
+TableRemove& TableRemove::where(const std::string& condition) {
+  m_impl->condition = condition;
+  return *this;
+}
+TableRemove& TableRemove::set_order_by(std::vector<std::string>&& specs) {
+  m_impl->sort = std::move(specs);
+  return *this;
+}
+TableRemove& TableRemove::limit(std::uint64_t rows) {
+  m_impl->limit = rows;
+  return *this;
+}
+TableRemove& TableRemove::bind(const std::string& name, const Value& value) {
+  m_impl->binds.emplace_back(name, value);
+  return *this;
+}
+Result TableRemove::execute() {
+  Mysqlx::Crud::Delete msg;
+  detail::build_delete(*m_impl, msg);
+  return run<Result>(*m_impl, msg, [](std::string& out, const Mysqlx::Crud::Delete& m) {
+    return pr::encode_delete(out, m);
+  });
+}
+
+MYSQLX_NAMESPACE_END

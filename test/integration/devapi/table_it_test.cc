@@ -1,0 +1,61 @@
+// Table: insert / select / update / remove and count, on 8.0 and 5.7 modes.
+#include "it_common.h"
+
+using namespace mysqlx;
+using devapi_it::config;
+
+class TableTest : public ::testing::TestWithParam<config> {
+protected:
+  void SetUp() override {
+    m_sess = std::make_unique<Session>(devapi_it::uri_of(GetParam()));
+    const std::string schema = std::string("dv_table_") + GetParam().name;
+    m_sess->createSchema(schema, true);
+    m_sess->sql("DROP TABLE IF EXISTS `" + schema + "`.t").execute();
+    m_sess->sql("CREATE TABLE `" + schema + "`.t (id INT PRIMARY KEY, name VARCHAR(20), qty INT)")
+        .execute();
+    m_table = std::make_unique<Table>(m_sess->getSchema(schema).getTable("t", true));
+  }
+  std::unique_ptr<Session> m_sess;
+  std::unique_ptr<Table> m_table;
+};
+
+TEST_P(TableTest, InsertSelectUpdateRemove) {
+  Result ins = m_table->insert("id", "name", "qty")
+                   .values(1, "pen", 10)
+                   .values(2, "ink", 5)
+                   .rows(Row(3, "pad", 0))
+                   .execute();
+  EXPECT_EQ(ins.getAffectedItemsCount(), 3u);
+  EXPECT_EQ(m_table->count(), 3u);
+  EXPECT_FALSE(m_table->isView());
+
+  RowResult r = m_table->select("name", "qty * 2 AS twice")
+                    .where("qty > :min")
+                    .orderBy("qty DESC")
+                    .bind("min", 1)
+                    .execute();
+  ASSERT_EQ(r.getColumnCount(), 2u);
+  EXPECT_EQ(r.getColumn(1).getColumnLabel(), "twice");
+  Row first = r.fetchOne();
+  EXPECT_EQ(first[0].get<std::string>(), "pen");
+  EXPECT_EQ(first[1].get<int>(), 20);
+  EXPECT_EQ(r.fetchAll().size(), 1u);
+
+  Result up = m_table->update().set("qty", expr("qty + 1")).where("id = 2").execute();
+  EXPECT_EQ(up.getAffectedItemsCount(), 1u);
+  EXPECT_EQ(m_table->select("qty").where("id = 2").execute().fetchOne()[0].get<int>(), 6);
+
+  EXPECT_EQ(m_table->remove().where("qty = 0").execute().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(m_table->count(), 2u);
+  EXPECT_THROW(m_table->remove().execute(), Error); // no where(): refused before sending
+  EXPECT_EQ(m_table->count(), 2u);
+}
+
+TEST_P(TableTest, RowsWithTheWrongNumberOfValuesAreRefused) {
+  EXPECT_THROW(m_table->insert("id", "name").values(1).execute(), Error);
+  EXPECT_EQ(m_table->count(), 0u);
+}
+
+const config table_configs[] = {devapi_it::configs[0], devapi_it::configs[1]};
+INSTANTIATE_TEST_SUITE_P(Modes, TableTest, ::testing::ValuesIn(table_configs),
+                         [](const auto& info) { return std::string(info.param.name); });
