@@ -23,9 +23,10 @@ sqlgen::options session::sqlgen_options() const {
   return opts;
 }
 
-stmt_result session::on_crud_find(const std::string& payload) {
+stmt_result session::on_crud_find(const std::string& payload, bool compact_metadata) {
   Mysqlx::Crud::Find msg;
   if (!parse(msg, payload)) return make_error(errc::x_bad_message, "Invalid message");
+  m_compact_metadata = compact_metadata;
   auto sql = sqlgen::render_find(msg, sqlgen_options());
   if (!sql.ok()) return from_cdk(sql.err());
   const bool document = msg.data_model() != Mysqlx::Crud::TABLE;

@@ -159,10 +159,20 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   case client_msg::crud_delete:
     result = on_crud_delete(payload);
     break;
+  case client_msg::prepare_prepare:
+    result = on_prepare(payload);
+    break;
+  case client_msg::prepare_execute:
+    result = on_execute(payload);
+    break;
+  case client_msg::prepare_deallocate:
+    result = on_deallocate(payload);
+    break;
   case client_msg::sess_reset: {
     Mysqlx::Session::Reset msg;
     msg.ParseFromString(payload);
     m_expect.clear();
+    m_prepared.clear();
     if (msg.keep_open()) {
       // Keep the authenticated user; give the MariaDB session a clean state.
       if (m_db->reset()) return m_out.ok();
@@ -174,6 +184,7 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   }
   case client_msg::sess_close:
     m_expect.clear();
+    m_prepared.clear();
     end_authenticated_session();
     return m_out.ok();
   default:

@@ -16,6 +16,7 @@
 #include "test/xserver/wire.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,13 +83,18 @@ private:
   stmt_result list_objects(const Mysqlx::Datatypes::Any* schema,
                            const Mysqlx::Datatypes::Any* pattern);
 
+  // prepared.cc
+  stmt_result on_prepare(const std::string& payload);
+  stmt_result on_execute(const std::string& payload);
+  stmt_result on_deallocate(const std::string& payload);
+
   // fault_injection.cc
   stmt_result fault_command(const std::string& cmd,
                             const google::protobuf::RepeatedPtrField<Mysqlx::Datatypes::Any>& args);
 
   // crud_modify.cc
   sqlgen::options sqlgen_options() const;
-  stmt_result on_crud_find(const std::string& payload);
+  stmt_result on_crud_find(const std::string& payload, bool compact_metadata = false);
   stmt_result on_crud_update(const std::string& payload);
   stmt_result on_crud_delete(const std::string& payload);
   // collection: DOCUMENT model (errors remapped); null: TABLE.
@@ -120,7 +126,9 @@ private:
   std::string m_nonce;
   int m_failed_auths = 0;
   bool m_after_reset = false;
-  fault_plan m_faults; // only session_connect_attrs may be set now
+  fault_plan m_faults;
+  std::map<std::uint32_t, std::string>
+      m_prepared; // stmt_id -> serialized OneOfMessage // only session_connect_attrs may be set now
 };
 
 } // namespace xserver

@@ -1,6 +1,7 @@
 // Crud.Find / Update / Delete on a collection (8.0 fixture): the SQL comes
 // from sqlgen; these tests check what a client sees.
 #include "mysqlx_crud.pb.h"
+#include "mysqlx_prepare.pb.h"
 #include "mysqlx_resultset.pb.h"
 #include "test/xserver/tests/xclient.h"
 
@@ -122,6 +123,59 @@ TEST(Crud80, DeleteReportsRowsAffected) {
   EXPECT_TRUE(saw_rows);
   EXPECT_TRUE(column_strings(s.find_by_id("a")).empty());
   EXPECT_EQ(column_strings(s.find_by_id("b")).size(), 1u);
+}
+
+Mysqlx::Datatypes::Any any_str(const std::string& v) {
+  Mysqlx::Datatypes::Any a;
+  a.set_type(Mysqlx::Datatypes::Any::SCALAR);
+  *a.mutable_scalar() = str(v);
+  return a;
+}
+
+TEST(Crud80, PreparedFindAndInsertRunWithEachExecutesArguments) {
+  crud_session s;
+  Mysqlx::Prepare::Prepare p;
+  p.set_stmt_id(7);
+  p.mutable_stmt()->set_type(Mysqlx::Prepare::Prepare::OneOfMessage::FIND);
+  s.target(*p.mutable_stmt()->mutable_find());
+  *p.mutable_stmt()->mutable_find()->mutable_criteria() = equals(member("_id"), placeholder(0));
+  s.c.send(client_msg::prepare_prepare, p);
+  ASSERT_TRUE(is(s.c.reply().back(), server_msg::ok));
+  for (const char* id : {"a", "b"}) {
+    Mysqlx::Prepare::Execute e;
+    e.set_stmt_id(7);
+    *e.add_args() = any_str(id);
+    s.c.send(client_msg::prepare_execute, e);
+    auto r = s.c.reply();
+    ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+    auto docs = column_strings(r);
+    ASSERT_EQ(docs.size(), 1u);
+    EXPECT_NE(docs[0].find(std::string("\"_id\":\"") + id + "\""), std::string::npos) << docs[0];
+  }
+  // A prepared insert still gets server-generated ids.
+  Mysqlx::Prepare::Prepare pi;
+  pi.set_stmt_id(8);
+  pi.mutable_stmt()->set_type(Mysqlx::Prepare::Prepare::OneOfMessage::INSERT);
+  s.target(*pi.mutable_stmt()->mutable_insert());
+  *pi.mutable_stmt()->mutable_insert()->add_row()->add_field() = placeholder(0);
+  s.c.send(client_msg::prepare_prepare, pi);
+  ASSERT_TRUE(is(s.c.reply().back(), server_msg::ok));
+  Mysqlx::Prepare::Execute ei;
+  ei.set_stmt_id(8);
+  *ei.add_args() = any_str(R"({"v":3})");
+  s.c.send(client_msg::prepare_execute, ei);
+  auto r = s.c.reply();
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  EXPECT_EQ(generated_ids(r).size(), 1u);
+
+  Mysqlx::Prepare::Deallocate d;
+  d.set_stmt_id(7);
+  s.c.send(client_msg::prepare_deallocate, d);
+  EXPECT_TRUE(is(s.c.reply().back(), server_msg::ok));
+  Mysqlx::Prepare::Execute gone;
+  gone.set_stmt_id(7);
+  s.c.send(client_msg::prepare_execute, gone);
+  EXPECT_EQ(error_of(s.c.reply().back()).code(), 5110u);
 }
 
 } // namespace
