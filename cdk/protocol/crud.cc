@@ -8,31 +8,6 @@ namespace cdk::protocol {
 
 namespace {
 
-void fill_insert(Mysqlx::Crud::Insert& msg, const doc_insert& ins, std::size_t first,
-                 std::size_t last) {
-  msg.mutable_collection()->set_name(std::string(ins.collection));
-  if (!ins.schema.empty()) msg.mutable_collection()->set_schema(std::string(ins.schema));
-  msg.set_data_model(Mysqlx::Crud::DOCUMENT);
-  for (std::size_t i = first; i < last; ++i) {
-    auto* e = msg.add_row()->add_field();
-    e->set_type(Mysqlx::Expr::Expr::LITERAL);
-    auto* s = e->mutable_literal();
-    s->set_type(Mysqlx::Datatypes::Scalar::V_STRING);
-    s->mutable_v_string()->set_value(std::string(ins.docs[i]));
-  }
-  if (ins.upsert) msg.set_upsert(true);
-  for (const value& a : ins.args) to_scalar(a, *msg.add_args());
-}
-
-} // namespace
-
-status encode_doc_insert(std::string& out, const doc_insert& ins) {
-  Mysqlx::Crud::Insert msg;
-  fill_insert(msg, ins, 0, ins.docs.size());
-  return append_message(out, client_msg::crud_insert, msg);
-}
-
-namespace {
 std::size_t varint_size(std::size_t n) {
   std::size_t size = 1;
   for (; n >= 0x80; n >>= 7) ++size;
@@ -42,23 +17,81 @@ std::size_t varint_size(std::size_t n) {
 std::size_t len_field(std::size_t n) {
   return 1 + varint_size(n) + n;
 }
+void put_varint(std::string& out, std::size_t n) {
+  for (; n >= 0x80; n >>= 7) out.push_back(static_cast<char>((n & 0x7f) | 0x80));
+  out.push_back(static_cast<char>(n));
+}
+
+// The Insert's fields before the rows (collection, data_model) and after
+// them (args, upsert), serialized by protobuf. Protobuf writes fields in
+// number order, so head + rows + tail is byte for byte what it would write
+// for the whole message.
+struct insert_ends {
+  std::string head, tail;
+};
+insert_ends ends_of(const doc_insert& ins) {
+  Mysqlx::Crud::Insert head;
+  head.mutable_collection()->set_name(std::string(ins.collection));
+  if (!ins.schema.empty()) head.mutable_collection()->set_schema(std::string(ins.schema));
+  head.set_data_model(Mysqlx::Crud::DOCUMENT);
+  Mysqlx::Crud::Insert tail;
+  for (const value& a : ins.args) to_scalar(a, *tail.add_args());
+  if (ins.upsert) tail.set_upsert(true);
+  return {head.SerializeAsString(), tail.SerializeAsString()};
+}
+
+// Field tags (number << 3 | wire type) and enum values of the row path:
+// Insert.row (4) -> TypedRow.field (1) -> Expr{type (1) = LITERAL (2),
+// literal (4)} -> Scalar{type (1) = V_STRING (8), v_string (9)} -> String.value (1).
+constexpr char tag_insert_row = 0x22, tag_typed_row_field = 0x0a, tag_expr_type = 0x08,
+               expr_literal = 2, tag_expr_literal = 0x22, tag_scalar_type = 0x08,
+               scalar_v_string = 8, tag_scalar_v_string = 0x4a, tag_string_value = 0x0a;
+
 } // namespace
 
 std::size_t doc_insert_row_size(std::size_t doc_size) {
-  // Insert.row (4) -> TypedRow.field (1) -> Expr{type (1), literal (2)} ->
-  // Scalar{type (1), v_string (8)} -> String.value (1): all one-byte tags.
   const std::size_t str = len_field(doc_size);
   const std::size_t scalar = 2 + len_field(str);
   const std::size_t expr = 2 + len_field(scalar);
   return len_field(len_field(expr));
 }
 
+// Written by hand rather than through protobuf: each document is copied
+// once, straight into the output, with no intermediate message.
+status encode_doc_insert(std::string& out, const doc_insert& ins) {
+  const insert_ends ends = ends_of(ins);
+  std::size_t size = ends.head.size() + ends.tail.size();
+  for (std::string_view d : ins.docs) size += doc_insert_row_size(d.size());
+  out.reserve(out.size() + frame_header_size + size);
+  const std::size_t header = begin_frame(out, type_byte(client_msg::crud_insert));
+  out += ends.head;
+  for (std::string_view d : ins.docs) {
+    const std::size_t str = len_field(d.size());
+    const std::size_t scalar = 2 + len_field(str);
+    const std::size_t expr = 2 + len_field(scalar);
+    out.push_back(tag_insert_row);
+    put_varint(out, len_field(expr));
+    out.push_back(tag_typed_row_field);
+    put_varint(out, expr);
+    out.push_back(tag_expr_type);
+    out.push_back(expr_literal);
+    out.push_back(tag_expr_literal);
+    put_varint(out, scalar);
+    out.push_back(tag_scalar_type);
+    out.push_back(scalar_v_string);
+    out.push_back(tag_scalar_v_string);
+    put_varint(out, str);
+    out.push_back(tag_string_value);
+    put_varint(out, d.size());
+    out.append(d);
+  }
+  out += ends.tail;
+  return end_frame(out, header);
+}
+
 std::size_t doc_insert_size(const doc_insert& ins, std::size_t first, std::size_t last) {
-  Mysqlx::Crud::Insert head;
-  doc_insert empty = ins;
-  empty.docs.clear();
-  fill_insert(head, empty, 0, 0);
-  std::size_t size = frame_header_size + head.ByteSizeLong();
+  const insert_ends ends = ends_of(ins);
+  std::size_t size = frame_header_size + ends.head.size() + ends.tail.size();
   for (std::size_t i = first; i < last; ++i) size += doc_insert_row_size(ins.docs[i].size());
   return size;
 }

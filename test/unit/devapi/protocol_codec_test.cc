@@ -64,6 +64,36 @@ TEST(DocInsertEncoding, DocumentsGoOnTheWireUnchangedAsStringLiterals) {
   }
 }
 
+TEST(DocInsertEncoding, BytesAreExactlyWhatProtobufWritesForTheSameMessage) {
+  pr::doc_insert ins;
+  ins.schema = "s";
+  ins.collection = "c";
+  const std::string big(20000, 'b');
+  ins.docs = {"{}", big};
+  ins.upsert = true;
+  ins.args = {pr::value::of_uint(7), pr::value::of_string("x")};
+  Mysqlx::Crud::Insert msg;
+  msg.mutable_collection()->set_name("c");
+  msg.mutable_collection()->set_schema("s");
+  msg.set_data_model(Mysqlx::Crud::DOCUMENT);
+  for (std::string_view d : ins.docs) {
+    auto* lit = msg.add_row()->add_field();
+    lit->set_type(Mysqlx::Expr::Expr::LITERAL);
+    lit->mutable_literal()->set_type(Mysqlx::Datatypes::Scalar::V_STRING);
+    lit->mutable_literal()->mutable_v_string()->set_value(std::string(d));
+  }
+  auto* a0 = msg.add_args();
+  a0->set_type(Mysqlx::Datatypes::Scalar::V_UINT);
+  a0->set_v_unsigned_int(7);
+  auto* a1 = msg.add_args();
+  a1->set_type(Mysqlx::Datatypes::Scalar::V_STRING);
+  a1->mutable_v_string()->set_value("x");
+  msg.set_upsert(true);
+  std::string out;
+  ASSERT_TRUE(pr::encode_doc_insert(out, ins).ok());
+  EXPECT_EQ(only_frame(out).payload, msg.SerializeAsString());
+}
+
 TEST(DocInsertEncoding, ComputedSizeMatchesTheEncodingAtVarintBoundaries) {
   std::vector<std::string> texts;
   for (std::size_t n : {0, 1, 100, 110, 120, 127, 128, 16370, 16383, 16384, 2097152})
