@@ -138,6 +138,9 @@ bool server_state::kill_client(std::uint64_t id, std::uint64_t& sql_session) {
   if (it == m_clients.end()) return false;
   sql_session = it->second.sql_session;
   ::shutdown(it->second.fd, SHUT_RDWR);
+  // Gone at once for list_clients and a second kill, even before the
+  // session's thread has noticed.
+  m_clients.erase(it);
   return true;
 }
 
