@@ -81,11 +81,19 @@ void set_args(const statement_impl& st, const cdk::placeholder_map& ph, M& msg) 
     const Value* bound = nullptr;
     for (const auto& [n, v] : st.binds)
       if (n == name) bound = &v; // the last bind() of a name wins
-    if (!bound) usage("placeholder :" + name + " has no value: call bind(\"" + name + "\", ...)");
+    if (!bound) {
+      std::string msg_text = "placeholder :";
+      msg_text.append(name).append(" has no value: call bind(\"").append(name).append("\", ...)");
+      usage(msg_text);
+    }
     cdk::protocol::to_scalar_message(to_protocol(*bound), *msg.add_args());
   }
   for (const auto& [n, v] : st.binds)
-    if (!ph.find(n)) usage("bind(\"" + n + "\"): the statement has no placeholder :" + n);
+    if (!ph.find(n)) {
+      std::string msg_text = "bind(\"";
+      msg_text.append(n).append("\"): the statement has no placeholder :").append(n);
+      usage(msg_text);
+    }
 }
 
 } // namespace

@@ -57,9 +57,9 @@ TableRemove Table::remove() {
 }
 
 TableInsert& TableInsert::add_row(std::vector<Value>&& values) {
+  // Row::set() copies (Values share documents and arrays, so this is cheap).
   Row row;
-  for (std::size_t i = 0; i < values.size(); ++i)
-    row.set(static_cast<col_count_t>(i), std::move(values[i]));
+  for (std::size_t i = 0; i < values.size(); ++i) row.set(static_cast<col_count_t>(i), values[i]);
   m_impl->rows.push_back(std::move(row));
   return *this;
 }
