@@ -45,6 +45,7 @@ struct access {
 
   // Session layer
   static const std::shared_ptr<session_impl>& impl(const Session& s) noexcept { return s.m_impl; }
+  static const std::shared_ptr<client_impl>& impl(const Client& c) noexcept { return c.m_impl; }
   static object_ref& ref(const object_base& o) noexcept { return *o.m_ref; }
   template <typename T>
   static T make_object(std::shared_ptr<session_impl> sess, std::string schema, std::string name) {

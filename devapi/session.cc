@@ -2,6 +2,7 @@
 // schema calls and transactions.
 #include "cdk/protocol/messages.h"
 #include "devapi/access.h"
+#include "devapi/client_impl.h"
 #include "devapi/session_impl.h"
 #include "devapi/settings_impl.h"
 #include "devapi/throw_error.h"
@@ -65,16 +66,37 @@ std::string quote_id(const std::string& name) {
 using detail::access;
 namespace pr = cdk::protocol;
 
+namespace detail {
+void open_session(session_impl& sess, const cdk::connect_options& opts) {
+  auto conn = value_or_throw(cdk::session::connection::open(opts));
+  // docid-mode=server on a server that can't: fail here, never half-way
+  // through an add().
+  sess.policy =
+      value_or_throw(cdk::docid::choose_policy(opts.docids, conn->server_generates_ids()));
+  sess.conn = std::move(conn);
+}
+} // namespace detail
+
 Session::Session(const SessionSettings& settings)
     : m_impl(std::make_shared<detail::session_impl>()) {
   const cdk::connect_options opts = detail::connect_options_of(settings);
-  m_impl->conn = detail::value_or_throw(cdk::session::connection::open(opts));
-  // docid-mode=server on a server that can't: fail here, never half-way
-  // through an add().
-  m_impl->policy = detail::value_or_throw(
-      cdk::docid::choose_policy(opts.docids, m_impl->conn->server_generates_ids()));
+  detail::open_session(*m_impl, opts);
   m_impl->default_schema = opts.schema;
   m_impl->max_message_size = opts.max_message_size;
+}
+
+Session::Session(Client& client) : m_impl(std::make_shared<detail::session_impl>()) {
+  const auto& pool = access::impl(client);
+  if (!pool)
+    detail::throw_error(cdk::error::client(cdk::client_errc::usage, "the client was moved from"));
+  if (!pool->pool.enabled) {
+    detail::open_session(*m_impl, pool->opts); // POOLING=false: a plain session
+  } else {
+    pool->acquire(*m_impl);
+    m_impl->pool = pool;
+  }
+  m_impl->default_schema = pool->opts.schema;
+  m_impl->max_message_size = pool->opts.max_message_size;
 }
 
 Session::Session(Session&&) noexcept = default;
@@ -173,6 +195,13 @@ bool Session::serverGeneratesIds() const {
 
 void Session::close() noexcept {
   if (!m_impl || !m_impl->conn) return;
+  if (m_impl->pool) {
+    // Reset happens when the connection is taken again (one round trip then,
+    // none now), so returning it is cheap.
+    m_impl->pool->release(std::move(m_impl->conn), m_impl->policy);
+    m_impl->pool.reset();
+    return;
+  }
   (void)m_impl->conn->close();
   m_impl->conn.reset();
 }

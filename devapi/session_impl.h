@@ -22,8 +22,11 @@
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
+struct client_impl;
+
 struct session_impl {
   std::unique_ptr<cdk::session::connection> conn;
+  std::shared_ptr<client_impl> pool; // set for sessions of a Client: close() returns conn there
   cdk::docid::docid_policy policy;
   std::string default_schema;
   std::uint64_t max_message_size = 0;

@@ -1,0 +1,91 @@
+// Client: a pool of sessions shared by threads.
+#include "it_common.h"
+
+#include <chrono>
+#include <thread>
+
+using namespace mysqlx;
+using namespace std::chrono_literals;
+
+namespace {
+std::string uri80() {
+  return devapi_it::env_uri("MYSQLX_TEST_URI_80");
+}
+std::int64_t connection_id(Session& s) {
+  return s.sql("SELECT CONNECTION_ID()").execute().fetchOne()[0].get<std::int64_t>();
+}
+} // namespace
+
+TEST(ClientTest, AReturnedSessionIsReusedAfterAReset) {
+  Client pool = getClient(uri80(), ClientOption::POOL_MAX_SIZE, 1);
+  Session s1 = pool.getSession();
+  const auto id1 = connection_id(s1);
+  s1.sql("SET @v = 42").execute();
+  s1.close();
+  Session s2 = pool.getSession();
+  EXPECT_EQ(connection_id(s2), id1);                                 // same connection
+  EXPECT_TRUE(s2.sql("SELECT @v").execute().fetchOne()[0].isNull()); // state reset
+}
+
+TEST(ClientTest, AFullPoolTimesOutWithACleanError) {
+  Client pool = getClient(uri80(), ClientOption::POOL_MAX_SIZE, 1, ClientOption::POOL_QUEUE_TIMEOUT,
+                          std::chrono::milliseconds(200));
+  Session held = pool.getSession();
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    Session again = pool.getSession();
+    FAIL() << "a second session from a pool of one";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+  }
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 200ms);
+  held.close();
+  EXPECT_NO_THROW(pool.getSession()); // freed: available again
+}
+
+TEST(ClientTest, ThreadsShareASmallPool) {
+  Client pool = getClient(uri80(), ClientOption::POOL_MAX_SIZE, 2);
+  {
+    Session setup = pool.getSession();
+    Schema db = setup.createSchema("dv_client", true);
+    db.dropCollection("c");
+    db.createCollection("c");
+  }
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&pool, &failures] {
+      try {
+        for (int i = 0; i < 5; ++i) {
+          Session s = pool.getSession();
+          Collection c = s.getSchema("dv_client").getCollection("c");
+          if (c.add(R"({"n": 1})", R"({"n": 2})").execute().getGeneratedIds().size() != 2)
+            ++failures;
+        }
+      } catch (const Error&) {
+        ++failures;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  Session check = pool.getSession();
+  EXPECT_EQ(check.getSchema("dv_client").getCollection("c").count(), 40u);
+}
+
+TEST(ClientTest, EachPoolProbesItsServer) {
+  Client p80(uri80());
+  Client p57(devapi_it::env_uri("MYSQLX_TEST_URI_57"));
+  EXPECT_EQ(p80.getSession().getDocIdMode(), DocIdMode::SERVER);
+  Session s57 = p57.getSession();
+  EXPECT_EQ(s57.getDocIdMode(), DocIdMode::CLIENT);
+  EXPECT_FALSE(s57.serverGeneratesIds());
+}
+
+TEST(ClientTest, AClosedClientRefusesNewSessions) {
+  Client pool(uri80());
+  Session s = pool.getSession();
+  pool.close();
+  EXPECT_THROW(pool.getSession(), Error);
+  EXPECT_EQ(s.sql("SELECT 1").execute().fetchOne()[0].get<int>(), 1); // in use: still works
+}
