@@ -57,6 +57,9 @@ stmt_result session::run_modification(const std::string& sql, const std::string*
   MYSQL* m = m_db->handle();
   if (mysql_real_query(m, sql.data(), sql.size()) != 0) {
     x_error e = m_db->last_error();
+    if (collection && e.code == errc::json_syntax) // MariaDB's 4038 where MySQL has 3141
+      return make_error(errc::x_bad_update_data,
+                        "Invalid data for update operation on document collection table");
     return collection ? remap_document_error(e, *collection) : e;
   }
   const char* info = mysql_info(m);
@@ -73,6 +76,7 @@ x_error remap_document_error(x_error e, const std::string& collection) {
                       "Document contains a field value that is not unique but required to be");
   case errc::bad_null:
     return make_error(errc::x_doc_id_missing, "Document is missing a required field");
+
   case errc::bad_field:
     return make_error(errc::x_doc_required_field_missing,
                       "Table '" + collection + "' is not a document collection");
