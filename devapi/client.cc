@@ -98,14 +98,17 @@ void client_impl::acquire(session_impl& sess) {
 
 void client_impl::release(std::unique_ptr<cdk::session::connection> conn,
                           cdk::docid::docid_policy policy) {
-  std::unique_lock<std::mutex> lock(m_mutex);
-  --m_in_use;
-  if (!m_closed && conn && conn->is_open()) {
-    m_idle.push_back({std::move(conn), policy, clock::now()});
+  std::unique_ptr<cdk::session::connection> to_close;
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    --m_in_use;
+    if (!m_closed && conn && conn->is_open())
+      m_idle.push_back({std::move(conn), policy, clock::now()});
+    else
+      to_close = std::move(conn);
+    m_freed.notify_one();
   }
-  m_freed.notify_one();
-  lock.unlock();
-  if (conn) (void)conn->close();
+  if (to_close) (void)to_close->close(); // outside the lock: it waits for the server
 }
 
 void client_impl::close() noexcept {
