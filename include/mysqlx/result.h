@@ -3,10 +3,10 @@
 //
 // Lifetimes: a result stays readable after the statement, the Collection and
 // even the Session object it came from are gone (it keeps the connection
-// state alive), but rows are read from the connection as they are fetched, so
-// executing another statement on the same session first buffers what is left
-// of this one. Results are move-only; a result object is for one thread at a
-// time.
+// state alive). For now execute() reads the whole reply, so every row is in
+// memory when it returns (streaming rows as they are fetched is planned; the
+// API does not change). Results are move-only; a result object is for one
+// thread at a time.
 #pragma once
 
 #include <cstdint>
