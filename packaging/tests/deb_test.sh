@@ -35,9 +35,12 @@ trap 'rm -rf "$tmp"' EXIT
 dpkg-deb -x "$runtime" "$tmp"
 lib=$(find "$tmp" -name 'libmysqlx.so.1')
 [ -n "$lib" ] || fail "cannot unpack libmysqlx1"
+# Read once: `ldconfig -p | awk '...; exit'` fails under pipefail whenever
+# awk exits before ldconfig has written everything (SIGPIPE).
+cache=$(ldconfig -p)
 for needed in $(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-  path=$(ldconfig -p | awk -v n="$needed" '$1 == n && /x86-64|x86_64/ {print $NF; exit}')
-  [ -n "$path" ] || path=$(ldconfig -p | awk -v n="$needed" '$1 == n {print $NF; exit}')
+  path=$(awk -v n="$needed" '$1 == n && /x86-64|x86_64/ {print $NF; exit}' <<<"$cache")
+  [ -n "$path" ] || path=$(awk -v n="$needed" '$1 == n {print $NF; exit}' <<<"$cache")
   [ -n "$path" ] || fail "cannot find $needed on this system"
   pkg=""
   real=$(readlink -f "$path")
