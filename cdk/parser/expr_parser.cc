@@ -1,6 +1,7 @@
 // Entry points of expr_parser.h and the parser's token and error plumbing.
 #include "cdk/parser/expr_parser.h"
 
+#include "cdk/parser/expr_assign.h"
 #include "cdk/parser/expr_parser_impl.h"
 
 namespace cdk {
@@ -196,7 +197,7 @@ namespace {
 // Trees are built on a per-thread scratch arena, where the in-place
 // construction of expr_grammar.cc (Swap and AddAllocated between parent and
 // child) only moves pointers, and then copied into the caller's message in
-// one top-down pass. The copy reuses whatever sub-messages a reused `out`
+// one top-down pass (expr_assign.h). The copy reuses whatever sub-messages a reused `out`
 // kept from its last Clear(), so parsing into the same message again costs
 // almost no allocation, and its memory stays bounded. (Building in place in
 // a reused heap message would push the kept sub-messages one level down on
@@ -232,7 +233,7 @@ status run(std::string_view text, expr_mode mode, placeholder_map* ph, Out& out,
     if (tree->GetArena() == out.GetArena())
       out.Swap(tree); // both on the caller's arena: pointer swap
     else
-      out.CopyFrom(*tree);
+      expr_detail::assign(out, *tree); // CopyFrom without its Clear() pass
     return ok();
   }
   if (ph != nullptr) ph->truncate(before);

@@ -34,6 +34,15 @@ void check_round_trip(const Mysqlx::Expr::Expr& e, cdk::expr_mode mode,
   (void)cdk::dump_expr(again);
 }
 
+// Parsing into a message that still holds the previous input's tree must
+// give the same bytes as a fresh message (the parser overwrites in place).
+void check_reuse(const Mysqlx::Expr::Expr& fresh, std::string_view text, cdk::expr_mode mode) {
+  static Mysqlx::Expr::Expr reused; // keeps the last input's tree
+  cdk::placeholder_map ph;
+  if (!cdk::parse_expr(text, mode, ph, reused).ok()) std::abort();
+  if (reused.SerializeAsString() != fresh.SerializeAsString()) std::abort();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -48,7 +57,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Mysqlx::Expr::Expr e;
     const cdk::status st = cdk::parse_expr(text, mode, ph, e);
     check_error(st);
-    if (st.ok()) check_round_trip(e, mode, ph);
+    if (st.ok()) {
+      check_round_trip(e, mode, ph);
+      check_reuse(e, text, mode);
+    }
     break;
   }
   case 1: {

@@ -12,6 +12,7 @@
 #include <new>
 #include <ostream>
 #include <string>
+#include <utility>
 
 // Live heap blocks of this test binary, to see whether reusing an output
 // message keeps memory bounded.
@@ -332,6 +333,62 @@ TEST(ExprReuse, RepeatedParsesIntoOneMessageDoNotGrowIt) {
     if (i == 0) live_after_first = g_live_allocations.load();
   }
   EXPECT_EQ(g_live_allocations.load(), live_after_first);
+}
+
+// Parsing into a message that held another tree must give exactly what a
+// fresh message gets: every shape written over every other shape.
+TEST(ExprReuse, ReusedMessageEqualsFreshForEveryPairOfShapes) {
+  const std::pair<const char*, expr_mode> cases[] = {
+      {"a", D},
+      {"$", D},
+      {"a.b[0].*[*]**.c", D},
+      {"-5 + 1.5e3 - 0x1F * 7", D},
+      {"'str' = \"x\" AND TRUE OR FALSE XOR NULL", D},
+      {"{'k': [1, {'j': :p}], 'l': ?}", D},
+      {"[]", D},
+      {"{}", D},
+      {"s.f(a, 'b', 3) IN (1, 2, 3)", D},
+      {"count(*)", D},
+      {"CAST(a AS DECIMAL(10,2)) + INTERVAL 1 DAY", D},
+      {"x LIKE 'a%' ESCAPE '!' OR y NOT BETWEEN 1 AND 2", D},
+      {"s.t.c->'$.a[1]' = t.c AND c->>'$.b' IS NOT NULL", T},
+      {"`a b` + BINARY c", T},
+  };
+  for (const auto& [before, before_mode] : cases) {
+    for (const auto& [text, mode] : cases) {
+      cdk::placeholder_map ph;
+      Mysqlx::Expr::Expr reused;
+      ASSERT_TRUE(cdk::parse_expr(before, before_mode, ph, reused).ok()) << before;
+      ph.clear();
+      ASSERT_TRUE(cdk::parse_expr(text, mode, ph, reused).ok()) << text;
+      cdk::placeholder_map ph2;
+      Mysqlx::Expr::Expr fresh;
+      ASSERT_TRUE(cdk::parse_expr(text, mode, ph2, fresh).ok()) << text;
+      EXPECT_EQ(reused.SerializeAsString(), fresh.SerializeAsString())
+          << before << " then " << text;
+      EXPECT_EQ(cdk::dump_expr(reused), cdk::dump_expr(fresh)) << before << " then " << text;
+    }
+  }
+}
+
+TEST(ExprReuse, ReusedProjectionSortAndPathEqualFresh) {
+  cdk::placeholder_map ph;
+  Mysqlx::Crud::Projection p;
+  ASSERT_TRUE(cdk::parse_projection("f(a, b) AS x", D, ph, p).ok());
+  ASSERT_TRUE(cdk::parse_projection("c.d", T, ph, p).ok());
+  EXPECT_FALSE(p.has_alias());
+  EXPECT_EQ(cdk::dump_expr(p.source()), "(ident c.d)");
+  Mysqlx::Crud::Order o;
+  ASSERT_TRUE(cdk::parse_sort("a DESC", D, ph, o).ok());
+  ASSERT_TRUE(cdk::parse_sort("b + 1", D, ph, o).ok());
+  EXPECT_FALSE(o.has_direction());
+  EXPECT_EQ(cdk::dump_expr(o.expr()), "(+ (ident $.b) (uint 1))");
+  Mysqlx::Expr::ColumnIdentifier id;
+  ASSERT_TRUE(cdk::parse_update_path("a.b[0].c", D, id).ok());
+  ASSERT_TRUE(cdk::parse_update_path("x", D, id).ok());
+  Mysqlx::Expr::ColumnIdentifier fresh;
+  ASSERT_TRUE(cdk::parse_update_path("x", D, fresh).ok());
+  EXPECT_EQ(id.SerializeAsString(), fresh.SerializeAsString());
 }
 
 TEST(ExprReuse, ArenaAllocatedOutput) {
