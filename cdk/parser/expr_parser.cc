@@ -31,7 +31,7 @@ using Mysqlx::Expr::Expr;
 using Mysqlx::Expr::Operator;
 
 parser::parser(std::string_view text, expr_mode mode, placeholder_map* placeholders) noexcept
-    : m_lex(text), m_mode(mode), m_placeholders(placeholders) {
+    : m_lex(text), m_ahead_lex(text), m_mode(mode), m_placeholders(placeholders) {
   if (text.size() > max_expr_length) {
     m_err_pos = 0;
     m_err_what = "expression longer than " + std::to_string(max_expr_length) + " bytes";
@@ -63,7 +63,8 @@ bool parser::expect(tok k, const char* what) {
   return fail_expected(what) >= 0;
 }
 
-token parser::peek(int ahead) const noexcept {
+token parser::peek(int ahead) noexcept {
+  if (ahead == 1 && m_tok.kind != tok::end) return peek_next();
   expr_lex::lexer copy = m_lex;
   token t = m_tok;
   for (int i = 0; i < ahead && t.kind != tok::end; ++i) t = copy.next();

@@ -83,12 +83,29 @@ private:
   bool at(kw k) const noexcept { return m_tok.kind == tok::word && m_tok.keyword == k; }
   void advance() noexcept {
     m_prev_end = m_tok.end();
-    m_tok = m_lex.next();
+    if (m_ahead_valid) { // scanned already by peek_next()
+      m_tok = m_ahead_tok;
+      m_lex = m_ahead_lex;
+      m_ahead_valid = false;
+    } else {
+      m_tok = m_lex.next();
+    }
+  }
+  // The token after cur(), scanned once: advance() takes it from here.
+  // m_lex stays where it was, so a lexer error past cur() is only seen once
+  // the parser gets there, exactly as without the lookahead.
+  const token& peek_next() noexcept {
+    if (!m_ahead_valid) {
+      m_ahead_lex = m_lex;
+      m_ahead_tok = m_ahead_lex.next();
+      m_ahead_valid = true;
+    }
+    return m_ahead_tok;
   }
   bool accept(tok k) noexcept;
   bool accept(kw k) noexcept;
   bool expect(tok k, const char* what);
-  token peek(int ahead = 1) const noexcept; // a token after cur()
+  token peek(int ahead = 1) noexcept; // a token after cur()
   std::string_view text(const token& t) const noexcept { return m_lex.text(t); }
 
   // Errors. All return -1 / false so callers can `return fail(...)`.
@@ -113,8 +130,11 @@ private:
   };
   int fail_too_deep();
 
-  expr_lex::lexer m_lex;
+  expr_lex::lexer m_lex; // positioned just after m_tok
   token m_tok;
+  expr_lex::lexer m_ahead_lex; // positioned just after m_ahead_tok
+  token m_ahead_tok;
+  bool m_ahead_valid = false;
   expr_mode m_mode;
   placeholder_map* m_placeholders;
   std::uint32_t m_prev_end = 0;                       // end of the last consumed token

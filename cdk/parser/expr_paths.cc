@@ -48,8 +48,7 @@ int parser::parse_name(Expr& out) {
     // Function call: f(...) or schema.f(...). Needs up to three tokens of
     // lookahead to tell "a.b(" from the path "a.b".
     const token first = m_tok;
-    expr_lex::lexer ahead = m_lex; // one copy for all the lookahead
-    const token next = ahead.next();
+    const token next = peek_next(); // kept: advance() reuses it
     if (next.kind == tok::lparen) {
       std::string name;
       if (!ident_text(first, name)) return -1;
@@ -57,6 +56,7 @@ int parser::parse_name(Expr& out) {
       return parse_call(out, {}, name);
     }
     if (next.kind == tok::dot) {
+      expr_lex::lexer ahead = m_ahead_lex; // rarer: two more tokens
       const token second = ahead.next();
       if ((second.kind == tok::word || second.kind == tok::qword) &&
           ahead.next().kind == tok::lparen) {

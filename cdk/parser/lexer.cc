@@ -7,7 +7,7 @@ namespace cdk::expr_lex {
 namespace {
 
 // Character classes, one table lookup per byte.
-enum : std::uint8_t { c_word = 1, c_digit = 2, c_hex = 4 };
+enum : std::uint8_t { c_word = 1, c_digit = 2, c_hex = 4, c_space = 8 };
 
 constexpr std::array<std::uint8_t, 256> make_classes() {
   std::array<std::uint8_t, 256> t{};
@@ -17,6 +17,7 @@ constexpr std::array<std::uint8_t, 256> make_classes() {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80) t[c] |= c_word;
     if (c >= '0' && c <= '9') t[c] |= c_digit | c_hex;
     if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) t[c] |= c_hex;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') t[c] |= c_space;
   }
   return t;
 }
@@ -104,9 +105,7 @@ token lexer::fail(std::size_t pos, const char* what) noexcept {
 
 token lexer::next() noexcept {
   const std::size_t n = m_in.size();
-  while (m_pos < n && (m_in[m_pos] == ' ' || m_in[m_pos] == '\t' || m_in[m_pos] == '\n' ||
-                       m_in[m_pos] == '\r' || m_in[m_pos] == '\f' || m_in[m_pos] == '\v'))
-    ++m_pos;
+  while (m_pos < n && (cls(m_in[m_pos]) & c_space) != 0) ++m_pos;
   const std::uint32_t start = m_pos;
   if (start >= n) return token{tok::end, kw::none, start, 0, false};
 
