@@ -198,6 +198,8 @@ TEST_F(SqlgenMariadb, Update) {
             "{\"_id\":\"5\"}");
   EXPECT_EQ(updated(db, update_op(U::ARRAY_APPEND, {member("tags")}, str("d")), "3"),
             "{\"_id\":\"3\",\"name\":\"Carl\",\"age\":\"30\",\"tags\":[\"d\"]}");
+  // As in MySQL, an append to a missing path leaves the document unchanged.
+  EXPECT_EQ(updated(db, update_op(U::ARRAY_APPEND, {member("none")}, str("d")), "5"), five + "}");
   EXPECT_EQ(updated(db, update_op(U::ARRAY_INSERT, {member("tags"), index(0)}, str("z")), "2"),
             "{\"_id\":\"2\",\"name\":\"alice\",\"age\":9,\"n\":10,\"tags\":[\"z\",\"c\"],"
             "\"flag\":false}");

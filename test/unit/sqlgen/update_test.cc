@@ -72,6 +72,10 @@ TEST(SqlgenUpdate, DocumentOperations) {
   add_op(mixed, UpdateOperation::ITEM_SET, {member("b")}, &x);
   add_op(mixed, UpdateOperation::ITEM_REMOVE, {member("c")}, nullptr);
   add_op(mixed, UpdateOperation::ITEM_SET, {member("d")}, &two);
+  Update appends = doc_update();
+  add_op(appends, UpdateOperation::ITEM_SET, {member("s")}, &one);
+  add_op(appends, UpdateOperation::ARRAY_APPEND, {member("a")}, &x);
+  add_op(appends, UpdateOperation::ARRAY_APPEND, {member("b")}, &one);
   run({
       {"ITEM_SET", single(UpdateOperation::ITEM_SET, {member("a")}, &one),
        sql(keep_id("JSON_SET(doc,'$.a',1)"))},
@@ -88,7 +92,14 @@ TEST(SqlgenUpdate, DocumentOperations) {
       {"ARRAY_INSERT", single(UpdateOperation::ARRAY_INSERT, {member("a"), index(1)}, &one),
        sql(keep_id("JSON_ARRAY_INSERT(doc,'$.a[1]',1)"))},
       {"ARRAY_APPEND", single(UpdateOperation::ARRAY_APPEND, {member("a")}, &x),
-       sql(keep_id("JSON_ARRAY_APPEND(doc,'$.a','x')"))},
+       sql(keep_id("COALESCE(JSON_ARRAY_APPEND(@`$xserverd_append_0`:=doc,'$.a','x'),"
+                   "@`$xserverd_append_0`)"))},
+      // MySQL ignores an append to a missing path; MariaDB's function returns
+      // NULL there, so each append falls back to the document before it.
+      {"appends are not grouped", appends,
+       sql(keep_id("COALESCE(JSON_ARRAY_APPEND(@`$xserverd_append_2`:="
+                   "COALESCE(JSON_ARRAY_APPEND(@`$xserverd_append_1`:=JSON_SET(doc,'$.s',1),"
+                   "'$.a','x'),@`$xserverd_append_1`),'$.b',1),@`$xserverd_append_2`)"))},
       {"member wildcard",
        single(UpdateOperation::ITEM_SET, {item(DocumentPathItem::MEMBER_ASTERISK), member("z")},
               &one),

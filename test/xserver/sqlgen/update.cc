@@ -90,25 +90,44 @@ void write_document_item(expr_writer& w, const UpdateOperation& item, bool v57) 
   }
 }
 
+// Runs of consecutive operations of one type share one JSON function, except
+// ARRAY_APPEND: MySQL ignores an append to a missing path, but MariaDB's
+// JSON_ARRAY_APPEND returns NULL then. Each append is therefore its own
+// COALESCE(JSON_ARRAY_APPEND(@v:=<doc so far>,..),@v): the document so far is
+// kept in a user variable rather than repeated, which would double the SQL
+// for every further append.
+bool starts_group(const Operations& ops, int i) {
+  return i == 0 || ops.Get(i).operation() != ops.Get(i - 1).operation() ||
+         ops.Get(i).operation() == UpdateOperation::ARRAY_APPEND;
+}
+
+std::string append_variable(int i) {
+  return "@`$xserverd_append_" + std::to_string(i) + "`";
+}
+
 void write_document_operations(expr_writer& w, const Operations& ops) {
   const bool v57 = w.ctx().opts.emulate == flavor::mysql57;
   w.put(v57 ? "doc=" : "doc=JSON_SET(");
-  int prev = -1;
-  for (auto o = ops.rbegin(); o != ops.rend(); ++o) {
-    if (o->operation() == prev) continue;
-    const char* fn = json_function(o->operation(), v57);
+  for (int i = ops.size() - 1; i >= 0; --i) {
+    if (!starts_group(ops, i)) continue;
+    const char* fn = json_function(ops.Get(i).operation(), v57);
     if (!fn) fail(xerr::bad_type_of_update, "Invalid type of update operation for document");
-    w.put(fn);
-    prev = o->operation();
+    if (ops.Get(i).operation() == UpdateOperation::ARRAY_APPEND)
+      w.put("COALESCE(JSON_ARRAY_APPEND(" + append_variable(i) + ":=");
+    else
+      w.put(fn);
   }
   w.put("doc");
-  int current = ops.Get(0).operation();
-  for (const auto& item : ops) {
-    if (item.operation() != current) w.put(")");
-    current = item.operation();
-    write_document_item(w, item, v57);
+  for (int i = 0; i < ops.size(); ++i) {
+    write_document_item(w, ops.Get(i), v57);
+    if (i + 1 < ops.size() && !starts_group(ops, i + 1)) continue;
+    if (ops.Get(i).operation() == UpdateOperation::ARRAY_APPEND) {
+      w.put("),");
+      w.put(append_variable(i));
+    }
+    w.put(")");
   }
-  w.put(v57 ? ")" : "),'$._id',JSON_EXTRACT(`doc`,'$._id'))");
+  if (!v57) w.put(",'$._id',JSON_EXTRACT(`doc`,'$._id'))");
   // In MySQL `_id` is generated from doc, so an update that leaves no `_id`
   // (doc turned NULL or a scalar, `$.*` removed) fails on the NOT NULL key
   // (1048, which the X Plugin reports as 5115). xserverd's `_id` is a plain

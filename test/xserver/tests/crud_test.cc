@@ -5,6 +5,7 @@
 #include "mysqlx_resultset.pb.h"
 #include "test/xserver/tests/xclient.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace xtest {
@@ -176,6 +177,62 @@ TEST(Crud80, PreparedFindAndInsertRunWithEachExecutesArguments) {
   gone.set_stmt_id(7);
   s.c.send(client_msg::prepare_execute, gone);
   EXPECT_EQ(error_of(s.c.reply().back()).code(), 5110u);
+}
+
+// One document-model update of document "a" with one operation on member `m`.
+std::vector<frame> update_a(crud_session& s, Mysqlx::Crud::UpdateOperation::UpdateType type,
+                            const std::string& m, const Scalar& value) {
+  Mysqlx::Crud::Update u;
+  s.target(u);
+  *u.mutable_criteria() = equals(member("_id"), placeholder(0));
+  *u.add_args() = str("a");
+  auto* op = u.add_operation();
+  op->set_operation(type);
+  auto* path = op->mutable_source()->add_document_path();
+  path->set_type(Mysqlx::Expr::DocumentPathItem::MEMBER);
+  path->set_value(m);
+  op->mutable_value()->set_type(Expr::LITERAL);
+  *op->mutable_value()->mutable_literal() = value;
+  s.c.send(client_msg::crud_update, u);
+  return s.c.reply();
+}
+
+// A document as text without MariaDB's spaces after ':' and ','.
+std::string compact(std::string doc) {
+  doc.erase(std::remove(doc.begin(), doc.end(), ' '), doc.end());
+  return doc;
+}
+
+TEST(Crud80, ArrayAppendToAMissingPathLeavesTheDocumentUnchanged) {
+  crud_session s;
+  // MySQL ignores the missing path; MariaDB's JSON_ARRAY_APPEND would give NULL.
+  auto r = update_a(s, Mysqlx::Crud::UpdateOperation::ARRAY_APPEND, "nope", str("x"));
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  EXPECT_EQ(compact(column_strings(s.find_by_id("a")).at(0)), R"({"_id":"a","v":1})");
+  // An existing path still gets the value appended (a scalar becomes an array).
+  r = update_a(s, Mysqlx::Crud::UpdateOperation::ARRAY_APPEND, "v", str("x"));
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  EXPECT_EQ(compact(column_strings(s.find_by_id("a")).at(0)), R"({"_id":"a","v":[1,"x"]})");
+}
+
+TEST(Crud80, DocumentUpdateWithInvalidJsonGives5050) {
+  crud_session s;
+  // MariaDB rejects the merge of text that is not JSON with 4038 (MySQL: 3141);
+  // the X Plugin reports it as 5050 for a document-model update.
+  Mysqlx::Crud::Update u;
+  s.target(u);
+  auto* op = u.add_operation();
+  op->set_operation(Mysqlx::Crud::UpdateOperation::ITEM_MERGE);
+  op->mutable_source();
+  op->mutable_value()->set_type(Expr::LITERAL);
+  *op->mutable_value()->mutable_literal() = str("{not json");
+  s.c.send(client_msg::crud_update, u);
+  auto r = s.c.reply();
+  auto e = error_of(r.back());
+  EXPECT_EQ(e.code(), 5050u) << describe(r);
+  EXPECT_EQ(e.msg(), "Invalid data for update operation on document collection table");
+  EXPECT_EQ(e.sql_state(), "HY000");
+  EXPECT_EQ(column_strings(s.find_by_id("a")).at(0), R"({"_id":"a","v":1})");
 }
 
 } // namespace
