@@ -1,6 +1,7 @@
 // Admin commands: Sql.StmtExecute in namespace "mysqlx" (named arguments in
 // one Object) and, in 5.7 mode, "xplugin" (positional arguments). See facts
 // section 6 for the collection table.
+#include "test/xserver/admin_args.h"
 #include "test/xserver/session.h"
 
 #include <map>
@@ -8,56 +9,76 @@
 
 namespace xserver {
 
-namespace {
-
 using Mysqlx::Datatypes::Any;
 using Mysqlx::Datatypes::Scalar;
 
-// The arguments of one command, by name, whichever form they came in.
-class admin_args {
-public:
-  admin_args(const google::protobuf::RepeatedPtrField<Any>& args, bool positional,
-             std::initializer_list<const char*> names) {
-    if (positional) {
-      int i = 0;
-      for (const char* n : names) {
-        if (i < args.size()) m_values[n] = &args[i];
-        ++i;
-      }
-    } else if (args.size() > 0 && args[0].type() == Any::OBJECT) {
-      for (const auto& f : args[0].obj().fld()) m_values[f.key()] = &f.value();
+admin_args::admin_args(const google::protobuf::RepeatedPtrField<Any>& args, bool positional,
+                       std::initializer_list<const char*> names) {
+  if (positional) {
+    int i = 0;
+    for (const char* n : names) {
+      if (i < args.size()) m_values[n] = &args[i];
+      ++i;
     }
+  } else if (args.size() > 0 && args[0].type() == Any::OBJECT) {
+    for (const auto& f : args[0].obj().fld()) m_values[f.key()] = &f.value();
   }
+}
 
-  // Required (or optional) string argument.
-  std::optional<x_error> string(const char* name, std::string& out, bool required = true) const {
-    auto it = m_values.find(name);
-    if (it == m_values.end()) {
-      if (!required) return std::nullopt;
-      return make_error(errc::x_cmd_num_arguments,
-                        std::string("Invalid number of arguments, expected value for '") + name +
-                            "'");
-    }
-    const Any& a = *it->second;
-    if (a.type() == Any::SCALAR && a.scalar().type() == Scalar::V_STRING) {
-      out = a.scalar().v_string().value();
-    } else if (a.type() == Any::SCALAR && a.scalar().type() == Scalar::V_OCTETS) {
-      out = a.scalar().v_octets().value();
-    } else {
-      return make_error(errc::x_cmd_argument_type,
-                        std::string("Invalid type of argument '") + name + "', expected string");
-    }
-    return std::nullopt;
+admin_args::admin_args(const Any& object) {
+  if (object.type() == Any::OBJECT)
+    for (const auto& f : object.obj().fld()) m_values[f.key()] = &f.value();
+}
+
+std::optional<x_error> admin_args::string(const char* name, std::string& out, bool required) const {
+  auto it = m_values.find(name);
+  if (it == m_values.end()) {
+    if (!required) return std::nullopt;
+    return make_error(errc::x_cmd_num_arguments,
+                      std::string("Invalid number of arguments, expected value for '") + name +
+                          "'");
   }
-
-  const Any* get(const char* name) const {
-    auto it = m_values.find(name);
-    return it == m_values.end() ? nullptr : it->second;
+  const Any& a = *it->second;
+  if (a.type() == Any::SCALAR && a.scalar().type() == Scalar::V_STRING) {
+    out = a.scalar().v_string().value();
+  } else if (a.type() == Any::SCALAR && a.scalar().type() == Scalar::V_OCTETS) {
+    out = a.scalar().v_octets().value();
+  } else {
+    return make_error(errc::x_cmd_argument_type,
+                      std::string("Invalid type of argument '") + name + "', expected string");
   }
+  return std::nullopt;
+}
 
-private:
-  std::map<std::string, const Any*> m_values;
-};
+std::optional<x_error> admin_args::boolean(const char* name, bool& out) const {
+  const Any* a = get(name);
+  if (!a) return std::nullopt;
+  if (a->type() != Any::SCALAR || a->scalar().type() != Scalar::V_BOOL)
+    return make_error(errc::x_cmd_argument_type,
+                      std::string("Invalid type of argument '") + name + "', expected bool");
+  out = a->scalar().v_bool();
+  return std::nullopt;
+}
+
+std::optional<x_error> admin_args::uint(const char* name, std::uint64_t& out) const {
+  const Any* a = get(name);
+  if (!a) return std::nullopt;
+  if (a->type() == Any::SCALAR && a->scalar().type() == Scalar::V_UINT) {
+    out = a->scalar().v_unsigned_int();
+  } else if (a->type() == Any::SCALAR && a->scalar().type() == Scalar::V_SINT &&
+             a->scalar().v_signed_int() >= 0) {
+    out = static_cast<std::uint64_t>(a->scalar().v_signed_int());
+  } else {
+    return make_error(errc::x_cmd_argument_type, std::string("Invalid type of argument '") + name +
+                                                     "', expected unsigned int");
+  }
+  return std::nullopt;
+}
+
+const Any* admin_args::get(const char* name) const {
+  auto it = m_values.find(name);
+  return it == m_values.end() ? nullptr : it->second;
+}
 
 std::string sha1_hex(const std::string& s) {
   unsigned char md[EVP_MAX_MD_SIZE];
@@ -78,10 +99,8 @@ const Any* field(const Any* obj, const char* key) {
   return nullptr;
 }
 
-} // namespace
-
 // Is schema.name a collection: doc and _id, every other column generated?
-static bool is_collection(mariadb_conn& db, const std::string& schema, const std::string& name) {
+bool is_collection(mariadb_conn& db, const std::string& schema, const std::string& name) {
   auto rows = db.select("SELECT SUM(COLUMN_NAME IN ('doc','_id')) = 2 AND "
                         "SUM(COLUMN_NAME NOT IN ('doc','_id') AND IS_GENERATED = 'NEVER') = 0 "
                         "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = " +
@@ -168,6 +187,10 @@ stmt_result session::admin_command(const std::string& ns, const std::string& cmd
     m_out.stmt_ok();
     return std::nullopt;
   }
+  if (cmd == "create_collection_index") return create_collection_index(admin_args(raw, false, {}));
+  if (cmd == "drop_collection_index") return drop_collection_index(admin_args(raw, false, {}));
+  if (cmd == "modify_collection_options" || cmd == "get_collection_options")
+    return collection_options(cmd, admin_args(raw, false, {}));
   if (cmd == "list_clients") return list_clients();
   if (cmd == "kill_client") return kill_client(admin_args(raw, positional, {"id"}).get("id"));
   if (cmd == "list_objects") {

@@ -76,7 +76,12 @@ x_error remap_document_error(x_error e, const std::string& collection) {
                       "Document contains a field value that is not unique but required to be");
   case errc::bad_null:
     return make_error(errc::x_doc_id_missing, "Document is missing a required field");
-
+  case errc::constraint_failed:
+    // A field an index declares required (admin_index.cc): MySQL's NOT NULL
+    // generated column fails with 1048, reported as 5115.
+    if (e.message.find("`$req_") != std::string::npos)
+      return make_error(errc::x_doc_id_missing, "Document is missing a required field");
+    return e;
   case errc::bad_field:
     return make_error(errc::x_doc_required_field_missing,
                       "Table '" + collection + "' is not a document collection");

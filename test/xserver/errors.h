@@ -46,10 +46,11 @@ inline constexpr std::uint32_t not_supported_auth_mode = 1251;
 inline constexpr std::uint32_t wrong_type_for_var = 1232;
 inline constexpr std::uint32_t global_variable = 1229;
 inline constexpr std::uint32_t truncated_wrong_value = 1292;
-inline constexpr std::uint32_t bad_null = 1048;    // MariaDB ER_BAD_NULL_ERROR
-inline constexpr std::uint32_t dup_entry = 1062;   // MariaDB ER_DUP_ENTRY
-inline constexpr std::uint32_t bad_field = 1054;   // MariaDB ER_BAD_FIELD_ERROR
-inline constexpr std::uint32_t json_syntax = 4038; // MariaDB ER_JSON_SYNTAX
+inline constexpr std::uint32_t bad_null = 1048;          // MariaDB ER_BAD_NULL_ERROR
+inline constexpr std::uint32_t dup_entry = 1062;         // MariaDB ER_DUP_ENTRY
+inline constexpr std::uint32_t bad_field = 1054;         // MariaDB ER_BAD_FIELD_ERROR
+inline constexpr std::uint32_t json_syntax = 4038;       // MariaDB ER_JSON_SYNTAX
+inline constexpr std::uint32_t constraint_failed = 4025; // MariaDB ER_CONSTRAINT_FAILED
 inline constexpr std::uint32_t internal_error = 1815;
 inline constexpr std::uint32_t no_such_thread = 1094;
 } // namespace errc

@@ -25,6 +25,7 @@
 
 namespace xserver {
 
+class admin_args;
 using stmt_result = std::optional<x_error>; // nullopt: success, replies written
 
 inline x_error from_cdk(const cdk::error& e) {
@@ -82,6 +83,11 @@ private:
   void end_authenticated_session(); // back to the pre-authentication state
   stmt_result list_objects(const Mysqlx::Datatypes::Any* schema,
                            const Mysqlx::Datatypes::Any* pattern);
+  // admin_index.cc
+  stmt_result create_collection_index(const admin_args& args);
+  stmt_result drop_collection_index(const admin_args& args);
+  // admin_options.cc: modify_collection_options / get_collection_options
+  stmt_result collection_options(const std::string& cmd, const admin_args& args);
 
   // prepared.cc
   stmt_result on_prepare(const std::string& payload);

@@ -1,0 +1,198 @@
+// Collection indexes and options (admin commands create_collection_index,
+// drop_collection_index, modify_collection_options, get_collection_options)
+// on the 8.0 fixture, checked through what the client and MariaDB's catalog see.
+#include "mysqlx_sql.pb.h"
+#include "test/xserver/tests/xclient.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+namespace xtest {
+namespace {
+
+using Mysqlx::Datatypes::Any;
+using Mysqlx::Datatypes::Scalar;
+
+Any s(const std::string& v) {
+  Any a;
+  a.set_type(Any::SCALAR);
+  a.mutable_scalar()->set_type(Scalar::V_STRING);
+  a.mutable_scalar()->mutable_v_string()->set_value(v);
+  return a;
+}
+
+Any b(bool v) {
+  Any a;
+  a.set_type(Any::SCALAR);
+  a.mutable_scalar()->set_type(Scalar::V_BOOL);
+  a.mutable_scalar()->set_v_bool(v);
+  return a;
+}
+
+Any obj(std::initializer_list<std::pair<const char*, Any>> fields) {
+  Any a;
+  a.set_type(Any::OBJECT);
+  for (const auto& [k, v] : fields) {
+    auto* f = a.mutable_obj()->add_fld();
+    f->set_key(k);
+    *f->mutable_value() = v;
+  }
+  return a;
+}
+
+Any arr(std::initializer_list<Any> values) {
+  Any a;
+  a.set_type(Any::ARRAY);
+  for (const auto& v : values) *a.mutable_array()->add_value() = v;
+  return a;
+}
+
+struct coll_session {
+  xclient c{env_port("XS_PORT_80")};
+  std::string schema = unique_name("idx");
+  coll_session() {
+    c.auth("MYSQL41", "xtest", "xtest-pw");
+    c.sql("CREATE DATABASE " + schema);
+    c.admin("create_collection", schema, "c");
+  }
+  std::vector<frame> admin(const std::string& cmd, const Any& args) {
+    Mysqlx::Sql::StmtExecute m;
+    m.set_stmt(cmd);
+    m.set_namespace_("mysqlx");
+    *m.add_args() = args;
+    c.send(client_msg::sql_stmt_execute, m);
+    return c.reply();
+  }
+  std::vector<frame> create_index(const std::string& name, const Any& fields,
+                                  const char* fields_key = "fields") {
+    return admin("create_collection_index", obj({{"schema", s(schema)},
+                                                 {"collection", s("c")},
+                                                 {"name", s(name)},
+                                                 {"unique", b(false)},
+                                                 {fields_key, fields}}));
+  }
+  std::vector<frame> drop_index(const std::string& name) {
+    return admin("drop_collection_index",
+                 obj({{"schema", s(schema)}, {"collection", s("c")}, {"name", s(name)}}));
+  }
+  std::vector<std::string> catalog(const std::string& what) {
+    return column_strings(c.sql("SELECT " + what + " FROM information_schema." +
+                                (what == "COLUMN_NAME" ? "COLUMNS" : "STATISTICS") +
+                                " WHERE TABLE_SCHEMA = '" + schema +
+                                "' AND TABLE_NAME = 'c' ORDER BY 1"));
+  }
+};
+
+bool ok(const std::vector<frame>& r) {
+  return is(r.back(), server_msg::sql_stmt_execute_ok);
+}
+
+TEST(AdminIndex, CreateAddsAnIndexOnAGeneratedColumnAndDropRemovesBoth) {
+  coll_session t;
+  auto r = t.create_index("by_age", arr({obj({{"field", s("$.age")}, {"type", s("INT")}})}));
+  ASSERT_TRUE(ok(r)) << describe(r);
+  auto keys = t.catalog("DISTINCT INDEX_NAME");
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "by_age"), keys.end());
+  EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 3u); // doc, _id, the generated column
+  // A second index on the same field and type shares the column.
+  ASSERT_TRUE(
+      ok(t.create_index("by_age2", arr({obj({{"field", s("$.age")}, {"type", s("INT")}})}))));
+  EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 3u);
+  ASSERT_TRUE(ok(t.drop_index("by_age")));
+  EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 3u); // still used by by_age2
+  ASSERT_TRUE(ok(t.drop_index("by_age2")));
+  auto columns = t.catalog("COLUMN_NAME");
+  std::sort(columns.begin(), columns.end());
+  EXPECT_EQ(columns, (std::vector<std::string>{"_id", "doc"}));
+  // Still a collection afterwards.
+  auto list = column_strings(t.c.sql("SHOW TABLES FROM " + t.schema));
+  EXPECT_EQ(list, std::vector<std::string>{"c"});
+}
+
+TEST(AdminIndex, TextFieldsAndTheConnectorsConstraintMemberSpelling) {
+  coll_session t;
+  // Connector/C++ and our devapi send "constraint" with "member".
+  auto r = t.create_index("by_name",
+                          arr({obj({{"member", s("$.name")}, {"type", s("TEXT(20)")}}),
+                               obj({{"member", s("$.n")}, {"type", s("BIGINT")}})}),
+                          "constraint");
+  ASSERT_TRUE(ok(r)) << describe(r);
+  EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 4u);
+  EXPECT_EQ(t.catalog("SUB_PART").size(), 3u); // PRIMARY + two key parts
+  ASSERT_TRUE(ok(t.c.insert_json(t.schema, "c", {R"({"_id":"1","name":"ann","n":5})"})));
+  // The generated columns hold the fields' values.
+  std::vector<std::string> values;
+  for (const auto& col : t.catalog("COLUMN_NAME")) {
+    if (col.rfind("$ix_", 0) != 0) continue;
+    auto v = column_strings(t.c.sql("SELECT CAST(`" + col + "` AS CHAR) FROM " + t.schema + ".c"));
+    values.insert(values.end(), v.begin(), v.end());
+  }
+  std::sort(values.begin(), values.end());
+  EXPECT_EQ(values, (std::vector<std::string>{"5", "ann"}));
+}
+
+TEST(AdminIndex, RequiredFieldMissingGives5115) {
+  coll_session t;
+  ASSERT_TRUE(ok(t.create_index(
+      "req", arr({obj({{"field", s("$.k")}, {"type", s("INT")}, {"required", b(true)}})}))));
+  ASSERT_TRUE(ok(t.c.insert_json(t.schema, "c", {R"({"_id":"1","k":1})"})));
+  auto r = t.c.insert_json(t.schema, "c", {R"({"_id":"2"})"});
+  EXPECT_EQ(error_of(r.back()).code(), 5115u) << describe(r);
+  // Dropping the index drops the requirement with its column.
+  ASSERT_TRUE(ok(t.drop_index("req")));
+  EXPECT_TRUE(ok(t.c.insert_json(t.schema, "c", {R"({"_id":"2"})"})));
+}
+
+TEST(AdminIndex, Errors) {
+  coll_session t;
+  const Any age = arr({obj({{"field", s("$.age")}, {"type", s("INT")}})});
+  ASSERT_TRUE(ok(t.create_index("i", age)));
+  EXPECT_EQ(error_of(t.create_index("i", age).back()).code(), 1061u); // duplicate key name
+  EXPECT_EQ(
+      error_of(t.create_index("j", arr({obj({{"field", s("$.a")}, {"type", s("BLOB")}})})).back())
+          .code(),
+      5017u);
+  EXPECT_EQ(error_of(t.create_index("k", arr({obj({{"type", s("INT")}})})).back()).code(), 5015u);
+  EXPECT_EQ(error_of(t.drop_index("nope").back()).code(), 1091u);
+  auto r = t.admin("create_collection_index", obj({{"schema", s(t.schema)},
+                                                   {"collection", s("missing")},
+                                                   {"name", s("x")},
+                                                   {"fields", age}}));
+  EXPECT_EQ(error_of(r.back()).code(), 1146u);
+}
+
+TEST(AdminOptions, ModifyStoresValidationAndGetReturnsIt) {
+  coll_session t;
+  auto get = [&] {
+    auto r = t.admin(
+        "get_collection_options",
+        obj({{"schema", s(t.schema)}, {"name", s("c")}, {"options", arr({s("validation")})}}));
+    auto v = column_strings(r);
+    std::string text = v.empty() ? describe(r) : v[0];
+    text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
+    return text;
+  };
+  EXPECT_NE(get().find(R"("level":"off")"), std::string::npos) << get();
+  auto schema_obj = obj({{"type", s("object")}, {"required", arr({s("name")})}});
+  auto r =
+      t.admin("modify_collection_options",
+              obj({{"schema", s(t.schema)},
+                   {"name", s("c")},
+                   {"options",
+                    obj({{"validation", obj({{"schema", schema_obj}, {"level", s("OFF")}})}})}}));
+  ASSERT_TRUE(ok(r)) << describe(r);
+  EXPECT_NE(get().find(R"("required":["name"])"), std::string::npos) << get();
+  // Unknown option: 5021; STRICT: refused (MariaDB cannot validate).
+  r = t.admin("modify_collection_options",
+              obj({{"schema", s(t.schema)}, {"name", s("c")}, {"options", obj({{"x", b(true)}})}}));
+  EXPECT_EQ(error_of(r.back()).code(), 5021u);
+  r = t.admin("modify_collection_options",
+              obj({{"schema", s(t.schema)},
+                   {"name", s("c")},
+                   {"options", obj({{"validation", obj({{"level", s("strict")}})}})}}));
+  EXPECT_EQ(error_of(r.back()).code(), 5017u);
+  EXPECT_NE(get().find(R"("required":["name"])"), std::string::npos) << get();
+}
+
+} // namespace
+} // namespace xtest
