@@ -5,6 +5,7 @@
 #include "cdk/protocol/crud.h"
 #include "devapi/access.h"
 #include "devapi/crud_build.h"
+#include "devapi/prepared.h"
 #include "devapi/session_impl.h"
 #include "devapi/throw_error.h"
 #include "mysqlx_crud.pb.h"
@@ -99,26 +100,32 @@ Result Collection::addOrReplaceOne(const std::string& id, const Value& doc) {
 
 // CollectionFind
 CollectionFind& CollectionFind::set_fields(std::vector<Value>&& projections) {
+  m_impl->changed();
   m_impl->fields = std::move(projections);
   return *this;
 }
 CollectionFind& CollectionFind::set_group_by(std::vector<std::string>&& exprs) {
+  m_impl->changed();
   m_impl->group_by = std::move(exprs);
   return *this;
 }
 CollectionFind& CollectionFind::having(const std::string& condition) {
+  m_impl->changed();
   m_impl->having = condition;
   return *this;
 }
 CollectionFind& CollectionFind::set_sort(std::vector<std::string>&& specs) {
+  m_impl->changed();
   m_impl->sort = std::move(specs);
   return *this;
 }
 CollectionFind& CollectionFind::limit(std::uint64_t rows) {
+  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
 CollectionFind& CollectionFind::offset(std::uint64_t rows) {
+  m_impl->changed();
   m_impl->offset = rows;
   return *this;
 }
@@ -127,11 +134,13 @@ CollectionFind& CollectionFind::bind(const std::string& name, const Value& value
   return *this;
 }
 CollectionFind& CollectionFind::lockShared(LockContention contention) {
+  m_impl->changed();
   m_impl->lock = 1;
   m_impl->contention = contention;
   return *this;
 }
 CollectionFind& CollectionFind::lockExclusive(LockContention contention) {
+  m_impl->changed();
   m_impl->lock = 2;
   m_impl->contention = contention;
   return *this;
@@ -139,40 +148,48 @@ CollectionFind& CollectionFind::lockExclusive(LockContention contention) {
 DocResult CollectionFind::execute() {
   Mysqlx::Crud::Find msg;
   detail::build_find(*m_impl, msg);
-  auto reply = m_impl->sess->run([&](std::string& out) { return pr::encode_find(out, msg); });
+  auto reply = detail::run_statement(*m_impl, msg);
   return access::make_result<DocResult>(detail::make_result(m_impl->sess, reply));
 }
 
 // CollectionModify
 CollectionModify& CollectionModify::set(const Field& field, const Value& value) {
+  m_impl->changed();
   add_op(*m_impl, Op::ITEM_SET, field, value);
   return *this;
 }
 CollectionModify& CollectionModify::unset_fields(std::vector<std::string>&& fields) {
+  m_impl->changed();
   for (auto& f : fields) add_op(*m_impl, Op::ITEM_REMOVE, std::move(f));
   return *this;
 }
 CollectionModify& CollectionModify::arrayInsert(const Field& field, const Value& value) {
+  m_impl->changed();
   add_op(*m_impl, Op::ARRAY_INSERT, field, value);
   return *this;
 }
 CollectionModify& CollectionModify::arrayAppend(const Field& field, const Value& value) {
+  m_impl->changed();
   add_op(*m_impl, Op::ARRAY_APPEND, field, value);
   return *this;
 }
 CollectionModify& CollectionModify::arrayDelete(const Field& field) {
+  m_impl->changed();
   add_op(*m_impl, Op::ITEM_REMOVE, field);
   return *this;
 }
 CollectionModify& CollectionModify::patch(const std::string& json_patch) {
+  m_impl->changed();
   add_op(*m_impl, Op::MERGE_PATCH, std::string(), Value(json_patch));
   return *this;
 }
 CollectionModify& CollectionModify::set_sort(std::vector<std::string>&& specs) {
+  m_impl->changed();
   m_impl->sort = std::move(specs);
   return *this;
 }
 CollectionModify& CollectionModify::limit(std::uint64_t rows) {
+  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
@@ -183,16 +200,18 @@ CollectionModify& CollectionModify::bind(const std::string& name, const Value& v
 Result CollectionModify::execute() {
   Mysqlx::Crud::Update msg;
   detail::build_update(*m_impl, msg);
-  auto reply = m_impl->sess->run([&](std::string& out) { return pr::encode_update(out, msg); });
+  auto reply = detail::run_statement(*m_impl, msg);
   return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
 }
 
 // CollectionRemove
 CollectionRemove& CollectionRemove::set_sort(std::vector<std::string>&& specs) {
+  m_impl->changed();
   m_impl->sort = std::move(specs);
   return *this;
 }
 CollectionRemove& CollectionRemove::limit(std::uint64_t rows) {
+  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
@@ -203,7 +222,7 @@ CollectionRemove& CollectionRemove::bind(const std::string& name, const Value& v
 Result CollectionRemove::execute() {
   Mysqlx::Crud::Delete msg;
   detail::build_delete(*m_impl, msg);
-  auto reply = m_impl->sess->run([&](std::string& out) { return pr::encode_delete(out, msg); });
+  auto reply = detail::run_statement(*m_impl, msg);
   return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
 }
 

@@ -3,6 +3,7 @@
 #include "cdk/protocol/messages.h"
 #include "devapi/access.h"
 #include "devapi/client_impl.h"
+#include "devapi/prepared.h"
 #include "devapi/session_impl.h"
 #include "devapi/settings_impl.h"
 #include "devapi/throw_error.h"
@@ -23,10 +24,23 @@ cdk::session::connection& session_impl::connection() {
 }
 
 pr::reply session_impl::run(const std::function<cdk::status(std::string&)>& encode,
-                            std::vector<std::uint32_t> tolerate) {
+                            std::vector<std::uint32_t> tolerate, pr::reply_end end) {
   auto& c = connection();
+  // Deallocates of dead or changed statements ride in front of this request:
+  // no round trip of their own.
+  const std::vector<std::uint32_t> gone = std::move(to_deallocate);
+  to_deallocate.clear();
+  for (std::uint32_t id : gone) {
+    check(encode_deallocate(c.pipeline().output(), id));
+    c.pipeline().expect(pr::replies::ok);
+  }
   check(encode(c.pipeline().output()));
-  c.pipeline().expect(pr::replies::statement);
+  c.pipeline().expect(end);
+  for (std::size_t i = 0; i < gone.size(); ++i) {
+    // A Deallocate the server refuses (it forgot the statement) harms no one.
+    pr::reply d = value_or_throw(c.read_reply());
+    if (!d.error) ++stats.deallocated;
+  }
   pr::reply r = value_or_throw(c.read_reply());
   if (r.error && std::find(tolerate.begin(), tolerate.end(), r.error->code) == tolerate.end())
     throw_error(*r.error);

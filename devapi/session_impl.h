@@ -7,6 +7,7 @@
 #include "cdk/protocol/pipeline.h"
 #include "cdk/protocol/value.h"
 #include "cdk/session/connection.h"
+#include "devapi/test_hooks.h"
 
 #include <cstdint>
 #include <functional>
@@ -23,6 +24,7 @@ MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
 struct client_impl;
+struct session_impl;
 
 struct session_impl {
   std::unique_ptr<cdk::session::connection> conn;
@@ -31,13 +33,21 @@ struct session_impl {
   std::string default_schema;
   std::uint64_t max_message_size = 0;
   bool in_transaction = false; // opened by startTransaction() (or SQL seen by us)
+  // Prepared statements: off for good once the server refused a Prepare.
+  bool prepare_supported = true;
+  std::uint32_t last_stmt_id = 0;
+  // Statements that died or changed: their Deallocate goes out pipelined
+  // in front of the next request, so a destructor never does I/O.
+  std::vector<std::uint32_t> to_deallocate;
+  prepared_stats stats;
 
   /// The open connection; throws a client error once the session is closed.
   cdk::session::connection& connection();
   /// Queues one request (the encoder appends it to the pipeline), sends it and
   /// reads its reply. A server error is thrown unless `tolerate` lists its code.
   cdk::protocol::reply run(const std::function<cdk::status(std::string&)>& encode,
-                           std::vector<std::uint32_t> tolerate = {});
+                           std::vector<std::uint32_t> tolerate = {},
+                           cdk::protocol::reply_end end = cdk::protocol::replies::statement);
   /// SQL with arguments; the reply.
   cdk::protocol::reply sql(const std::string& query,
                            const std::vector<cdk::protocol::value>& args = {},
@@ -45,6 +55,22 @@ struct session_impl {
   /// An admin command in namespace "mysqlx" with one object argument.
   cdk::protocol::reply admin(const std::string& cmd, std::vector<cdk::protocol::value_field> fields,
                              std::vector<std::uint32_t> tolerate = {});
+};
+
+/// A statement's server-side prepared statement. A copy starts unprepared
+/// (two objects must not share one stmt_id); release() queues a Deallocate.
+struct prepared_handle {
+  std::shared_ptr<session_impl> sess;
+  std::uint32_t id = 0;         // 0: not prepared
+  std::uint32_t executions = 0; // since the last change
+  prepared_handle() = default;
+  prepared_handle(const prepared_handle&) noexcept {}
+  prepared_handle& operator=(const prepared_handle&) noexcept {
+    release();
+    return *this;
+  }
+  ~prepared_handle() { release(); }
+  void release() noexcept;
 };
 
 /// What Schema, Collection and Table refer to.
@@ -83,6 +109,10 @@ struct statement_impl {
     Value value;
   };
   std::vector<update_op> ops;
+  prepared_handle prepared;
+  /// The statement changed (not just a bind): prepare it afresh when it
+  /// runs again.
+  void changed() noexcept { prepared.release(); }
 };
 
 /// Everything a result holds, read completely when the statement ran.

@@ -1,0 +1,29 @@
+// Prepared statements (Mysqlx.Prepare): a find / modify / remove executed a
+// second time is prepared on the server and run with Prepare.Execute from
+// then on. Private header.
+#pragma once
+
+#include "devapi/session_impl.h"
+
+namespace Mysqlx::Crud {
+class Find;
+class Update;
+class Delete;
+} // namespace Mysqlx::Crud
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+/// Runs `msg` (args bound) for statement `st`: plainly on its first
+/// execution, when the statement cannot be prepared, or after the server
+/// refused a Prepare (1047 / 1461; the session then stops trying);
+/// otherwise through the statement's prepared id, preparing it first.
+cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg);
+cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Update& msg);
+cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Delete& msg);
+
+/// Appends a Mysqlx.Prepare.Deallocate for `stmt_id`.
+cdk::status encode_deallocate(std::string& out, std::uint32_t stmt_id);
+
+} // namespace detail
+MYSQLX_NAMESPACE_END

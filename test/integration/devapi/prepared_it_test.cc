@@ -1,0 +1,132 @@
+// Prepared statements: a find / modify / remove executed again is prepared
+// on the server and reused; changes and destruction deallocate; a server
+// that refuses Prepare gets plain execution, and the session remembers.
+#include "devapi/test_hooks.h"
+#include "it_common.h"
+#include "refusing_proxy.h"
+
+using namespace mysqlx;
+using detail::prepared_stats_of;
+using devapi_it::config;
+
+class PreparedTest : public ::testing::TestWithParam<config> {
+protected:
+  void SetUp() override {
+    m_schema = std::string("dv_prep_") + GetParam().name;
+    m_sess = std::make_unique<Session>(devapi_it::uri_of(GetParam()));
+    m_sess->createSchema(m_schema, true);
+    Schema db = m_sess->getSchema(m_schema);
+    db.dropCollection("c");
+    m_coll = std::make_unique<Collection>(db.createCollection("c"));
+    m_coll->add(R"({"_id": "a", "n": 1})", R"({"_id": "b", "n": 2})", R"({"_id": "c", "n": 3})")
+        .execute();
+  }
+  // xserverd takes Prepare in both modes (MySQL 5.7 would answer 1047); on
+  // 8.0 the prepared path must be taken, on 5.7 either path is fine as long
+  // as the session did one of them consistently.
+  void expect_prepared_once() {
+    const auto st = prepared_stats_of(*m_sess);
+    if (std::string(GetParam().uri_env) == "MYSQLX_TEST_URI_80") {
+      EXPECT_EQ(st.prepared, 1u);
+      EXPECT_TRUE(st.supported);
+    } else {
+      EXPECT_EQ(st.prepared + st.refused, 1u);
+    }
+  }
+  std::string m_schema;
+  std::unique_ptr<Session> m_sess;
+  std::unique_ptr<Collection> m_coll;
+};
+
+TEST_P(PreparedTest, FindRunAgainIsPreparedOnceAndExecutedWithNewValues) {
+  CollectionFind f = m_coll->find("n >= :min").sort("n");
+  EXPECT_EQ(f.bind("min", 1).execute().count(), 3u);
+  EXPECT_EQ(prepared_stats_of(*m_sess).prepared, 0u); // the first run is plain
+  EXPECT_EQ(f.bind("min", 2).execute().count(), 2u);
+  DocList last = f.bind("min", 3).execute().fetchAll();
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0]["_id"].get<std::string>(), "c");
+  expect_prepared_once();
+  const auto st = prepared_stats_of(*m_sess);
+  if (st.prepared == 1) {
+    EXPECT_EQ(st.executed, 2u); // Execute, twice, never a second Prepare
+  }
+}
+
+TEST_P(PreparedTest, AChangedStatementIsDeallocatedAndPreparedAgain) {
+  CollectionFind f = m_coll->find("n > 0");
+  f.execute();
+  f.execute();
+  const auto before = prepared_stats_of(*m_sess);
+  f.sort("n DESC").limit(1); // the shape changed: the old statement must go
+  EXPECT_EQ(f.execute().fetchOne()["_id"].get<std::string>(), "c");
+  EXPECT_EQ(f.execute().fetchOne()["_id"].get<std::string>(), "c");
+  const auto after = prepared_stats_of(*m_sess);
+  if (before.prepared == 1) {
+    // The server acknowledged the Deallocate: it held the statement.
+    EXPECT_EQ(after.deallocated, 1u);
+    EXPECT_EQ(after.prepared, 2u);
+  } else {
+    EXPECT_EQ(after.prepared, 0u);
+  }
+}
+
+TEST_P(PreparedTest, ADestroyedStatementIsDeallocatedOnTheServer) {
+  {
+    CollectionRemove r = m_coll->remove("_id = :id");
+    EXPECT_EQ(r.bind("id", "a").execute().getAffectedItemsCount(), 1u);
+    EXPECT_EQ(r.bind("id", "b").execute().getAffectedItemsCount(), 1u);
+  }
+  expect_prepared_once();
+  const bool was_prepared = prepared_stats_of(*m_sess).prepared == 1;
+  EXPECT_EQ(m_coll->count(), 1u); // the next request carries the Deallocate
+  EXPECT_EQ(prepared_stats_of(*m_sess).deallocated, was_prepared ? 1u : 0u);
+}
+
+TEST_P(PreparedTest, ModifyRunAgainUpdatesEachBoundDocument) {
+  CollectionModify m = m_coll->modify("_id = :id").set("seen", true);
+  for (const char* id : {"a", "b", "c"})
+    EXPECT_EQ(m.bind("id", id).execute().getAffectedItemsCount(), 1u) << id;
+  expect_prepared_once();
+  EXPECT_EQ(m_coll->find("seen = true").execute().count(), 3u);
+}
+
+TEST_P(PreparedTest, ACopyIsPreparedOnItsOwn) {
+  CollectionFind f = m_coll->find("n = :n");
+  f.bind("n", 1).execute();
+  f.bind("n", 1).execute();
+  CollectionFind g = f; // must not share (and later double-free) f's stmt_id
+  EXPECT_EQ(g.bind("n", 2).execute().fetchOne()["_id"].get<std::string>(), "b");
+  expect_prepared_once(); // g's first run is plain
+  EXPECT_EQ(g.bind("n", 3).execute().fetchOne()["_id"].get<std::string>(), "c");
+  EXPECT_EQ(f.bind("n", 1).execute().fetchOne()["_id"].get<std::string>(), "a");
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, PreparedTest, ::testing::ValuesIn(devapi_it::configs),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// A server that refuses Mysqlx.Prepare.Prepare with 1047, as MySQL 5.7
+// does: a proxy in front of the 8.0-mode xserverd answers every Prepare
+// itself. The statements still work, and only one Prepare is ever tried.
+TEST(PreparedFallbackTest, ARefusedPrepareFallsBackAndTheSessionRemembers) {
+  devapi_it::refusing_proxy proxy(devapi_it::env_uri("MYSQLX_TEST_URI_80"));
+  Session s(proxy.uri() + "?ssl-mode=DISABLED&compression=DISABLED");
+  s.createSchema("dv_prep_refused", true);
+  Schema db = s.getSchema("dv_prep_refused");
+  db.dropCollection("c");
+  Collection c = db.createCollection("c");
+  c.add(R"({"_id": "a", "n": 1})", R"({"_id": "b", "n": 2})").execute();
+  CollectionFind f = c.find("n >= :min");
+  for (int round = 0; round < 3; ++round)
+    EXPECT_EQ(f.bind("min", 1).execute().count(), 2u) << round;
+  CollectionRemove r = c.remove("_id = :id");
+  EXPECT_EQ(r.bind("id", "a").execute().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(r.bind("id", "b").execute().getAffectedItemsCount(), 1u);
+  const auto st = prepared_stats_of(s);
+  EXPECT_EQ(proxy.prepares_refused(), 1);
+  EXPECT_EQ(st.refused, 1u);
+  EXPECT_FALSE(st.supported);
+  EXPECT_EQ(st.prepared, 0u);
+  EXPECT_EQ(st.executed, 0u);
+  EXPECT_EQ(c.count(), 0u);
+}
