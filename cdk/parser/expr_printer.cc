@@ -88,6 +88,13 @@ public:
 
   // Writes `e`, in parentheses if it binds looser than `need`.
   void operand(const Expr& e, prec need) {
+    if (binding(e) < need && m_out.size() == m_bare_not_at && is_not_op(e)) {
+      // First thing after IN (see cont_in): "a IN (NOT b) / c" would read
+      // as an IN list. NOT works unbracketed there, binding like '!'.
+      m_out += "NOT ";
+      operand(e.operator_().param(0), prec::unary);
+      return;
+    }
     if (binding(e) < need) {
       m_out += '(';
       visit(e);
@@ -276,13 +283,8 @@ private:
       if (n != 2 && !(info.form == shape::like && n == 3)) return false;
       operand(p[0], prec::bit_or);
       keyword(info.keyword);
-      if (info.form == shape::cont_in && is_not_op(p[1])) {
-        // "a IN (NOT b)" would read as an IN list; NOT also works unbracketed
-        // there, binding like '!'.
-        m_out += "NOT ";
-        operand(p[1].operator_().param(0), prec::unary);
-        return true;
-      }
+      // A NOT leading the operand of IN is written bare (see operand()).
+      if (info.form == shape::cont_in) m_bare_not_at = m_out.size();
       operand(p[1], prec::bit_or);
       if (n == 3) {
         keyword("ESCAPE");
@@ -324,6 +326,9 @@ private:
 
   std::string& m_out;
   const placeholder_map* m_names;
+  // Output offset where a NOT may be written without brackets: the start of
+  // the right operand of cont_in. m_out only grows, so it matches once.
+  std::size_t m_bare_not_at = std::string::npos;
 };
 
 } // namespace

@@ -59,6 +59,13 @@ const print_case k_prints[] = {
     {"a not in (1)", "a NOT IN (1)"},
     {"a in [1,2]", "a IN [1, 2]"},
     {"(a = b) IN c", "(a = b) IN c"},
+    // A NOT leading the operand of IN stays bare: "(NOT b) / c" would read
+    // as an IN list (found by fuzz_expr).
+    {"a in not b", "a IN NOT b"},
+    {"a in not b / c", "a IN NOT b / c"},
+    {"a in not b<<c", "a IN NOT b << c"},
+    {"a in not (b + c) ^ d * e", "a IN NOT (b + c) ^ d * e"},
+    {"a in b / not c", "a IN b / (NOT c)"},
     {"a like 'x' escape '!'", "a LIKE 'x' ESCAPE '!'"},
     {"a rlike 'x'", "a REGEXP 'x'"},
     {"a not between 1 and 2", "a NOT BETWEEN 1 AND 2"},
