@@ -131,6 +131,30 @@ TEST(AdminIndex, TextFieldsAndTheConnectorsConstraintMemberSpelling) {
   EXPECT_EQ(values, (std::vector<std::string>{"5", "ann"}));
 }
 
+TEST(AdminIndex, FulltextIsCreatedSpatialIsRefused) {
+  coll_session t;
+  auto r =
+      t.admin("create_collection_index",
+              obj({{"schema", s(t.schema)},
+                   {"collection", s("c")},
+                   {"name", s("ft")},
+                   {"type", s("FULLTEXT")},
+                   {"fields", arr({obj({{"field", s("$.body")}, {"type", s("FULLTEXT")}})})}}));
+  ASSERT_TRUE(ok(r)) << describe(r);
+  auto kinds = t.catalog("DISTINCT INDEX_TYPE");
+  EXPECT_NE(std::find(kinds.begin(), kinds.end(), "FULLTEXT"), kinds.end());
+  // SPATIAL is refused with a clear error (MariaDB cannot index it).
+  r = t.admin(
+      "create_collection_index",
+      obj({{"schema", s(t.schema)},
+           {"collection", s("c")},
+           {"name", s("sp")},
+           {"type", s("SPATIAL")},
+           {"fields",
+            arr({obj({{"field", s("$.p")}, {"type", s("GEOJSON")}, {"required", b(true)}})})}}));
+  EXPECT_EQ(error_of(r.back()).code(), 5017u);
+}
+
 TEST(AdminIndex, RequiredFieldMissingGives5115) {
   coll_session t;
   ASSERT_TRUE(ok(t.create_index(
