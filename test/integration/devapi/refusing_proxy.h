@@ -43,6 +43,12 @@ public:
     ::shutdown(m_listen, SHUT_RDWR);
     ::close(m_listen);
     m_accepter.join();
+    // Connections still open (an idle pooled session) end here: the server
+    // "goes away" for them too.
+    for (auto& l : m_links) {
+      ::shutdown(l->client, SHUT_RDWR);
+      ::shutdown(l->server, SHUT_RDWR);
+    }
     for (auto& t : m_pumps) t.join();
     for (auto& l : m_links) {
       ::close(l->client);
