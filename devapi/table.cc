@@ -3,6 +3,7 @@
 #include "cdk/protocol/crud.h"
 #include "devapi/access.h"
 #include "devapi/crud_build.h"
+#include "devapi/prepared.h"
 #include "devapi/session_impl.h"
 #include "devapi/throw_error.h"
 #include "mysqlx_crud.pb.h"
@@ -25,9 +26,9 @@ std::unique_ptr<detail::statement_impl> new_statement(const detail::object_ref& 
   return st;
 }
 
-template <typename R, typename M, typename Encode>
-R run(detail::statement_impl& st, const M& msg, Encode encode) {
-  auto reply = st.sess->run([&](std::string& out) { return encode(out, msg); });
+// Prepared on a second execution, like the collection statements.
+template <typename R, typename M> R run(detail::statement_impl& st, const M& msg) {
+  auto reply = detail::run_statement(st, msg);
   return access::make_result<R>(detail::make_result(st.sess, reply));
 }
 
@@ -76,32 +77,38 @@ Result TableInsert::execute() {
   }
   Mysqlx::Crud::Insert msg;
   detail::build_table_insert(*m_impl, msg);
-  return run<Result>(*m_impl, msg, [](std::string& out, const Mysqlx::Crud::Insert& m) {
-    return pr::encode_insert(out, m);
-  });
+  // Inserts are not prepared: their rows are values, not placeholders.
+  auto reply = m_impl->sess->run([&](std::string& out) { return pr::encode_insert(out, msg); });
+  return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
 }
 
 TableSelect& TableSelect::where(const std::string& condition) {
+  m_impl->changed();
   m_impl->condition = condition;
   return *this;
 }
 TableSelect& TableSelect::set_group_by(std::vector<std::string>&& exprs) {
+  m_impl->changed();
   m_impl->group_by = std::move(exprs);
   return *this;
 }
 TableSelect& TableSelect::having(const std::string& condition) {
+  m_impl->changed();
   m_impl->having = condition;
   return *this;
 }
 TableSelect& TableSelect::set_order_by(std::vector<std::string>&& specs) {
+  m_impl->changed();
   m_impl->sort = std::move(specs);
   return *this;
 }
 TableSelect& TableSelect::limit(std::uint64_t rows) {
+  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
 TableSelect& TableSelect::offset(std::uint64_t rows) {
+  m_impl->changed();
   m_impl->offset = rows;
   return *this;
 }
@@ -110,11 +117,13 @@ TableSelect& TableSelect::bind(const std::string& name, const Value& value) {
   return *this;
 }
 TableSelect& TableSelect::lockShared(LockContention contention) {
+  m_impl->changed();
   m_impl->lock = 1;
   m_impl->contention = contention;
   return *this;
 }
 TableSelect& TableSelect::lockExclusive(LockContention contention) {
+  m_impl->changed();
   m_impl->lock = 2;
   m_impl->contention = contention;
   return *this;
@@ -122,24 +131,26 @@ TableSelect& TableSelect::lockExclusive(LockContention contention) {
 RowResult TableSelect::execute() {
   Mysqlx::Crud::Find msg;
   detail::build_find(*m_impl, msg);
-  return run<RowResult>(*m_impl, msg, [](std::string& out, const Mysqlx::Crud::Find& m) {
-    return pr::encode_find(out, m);
-  });
+  return run<RowResult>(*m_impl, msg);
 }
 
 TableUpdate& TableUpdate::set(const std::string& column, const Value& value) {
+  m_impl->changed();
   m_impl->ops.push_back({Mysqlx::Crud::UpdateOperation::SET, column, value});
   return *this;
 }
 TableUpdate& TableUpdate::where(const std::string& condition) {
+  m_impl->changed();
   m_impl->condition = condition;
   return *this;
 }
 TableUpdate& TableUpdate::set_order_by(std::vector<std::string>&& specs) {
+  m_impl->changed();
   m_impl->sort = std::move(specs);
   return *this;
 }
 TableUpdate& TableUpdate::limit(std::uint64_t rows) {
+  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
@@ -150,20 +161,21 @@ TableUpdate& TableUpdate::bind(const std::string& name, const Value& value) {
 Result TableUpdate::execute() {
   Mysqlx::Crud::Update msg;
   detail::build_update(*m_impl, msg);
-  return run<Result>(*m_impl, msg, [](std::string& out, const Mysqlx::Crud::Update& m) {
-    return pr::encode_update(out, m);
-  });
+  return run<Result>(*m_impl, msg);
 }
 
 TableRemove& TableRemove::where(const std::string& condition) {
+  m_impl->changed();
   m_impl->condition = condition;
   return *this;
 }
 TableRemove& TableRemove::set_order_by(std::vector<std::string>&& specs) {
+  m_impl->changed();
   m_impl->sort = std::move(specs);
   return *this;
 }
 TableRemove& TableRemove::limit(std::uint64_t rows) {
+  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
@@ -174,9 +186,7 @@ TableRemove& TableRemove::bind(const std::string& name, const Value& value) {
 Result TableRemove::execute() {
   Mysqlx::Crud::Delete msg;
   detail::build_delete(*m_impl, msg);
-  return run<Result>(*m_impl, msg, [](std::string& out, const Mysqlx::Crud::Delete& m) {
-    return pr::encode_delete(out, m);
-  });
+  return run<Result>(*m_impl, msg);
 }
 
 MYSQLX_NAMESPACE_END

@@ -130,3 +130,20 @@ TEST(PreparedFallbackTest, ARefusedPrepareFallsBackAndTheSessionRemembers) {
   EXPECT_EQ(st.executed, 0u);
   EXPECT_EQ(c.count(), 0u);
 }
+
+// Table statements follow the same rules as the collection ones.
+TEST_P(PreparedTest, TableSelectAndUpdateRunAgainArePrepared) {
+  m_sess->sql("DROP TABLE IF EXISTS `" + m_schema + "`.t").execute();
+  m_sess->sql("CREATE TABLE `" + m_schema + "`.t (id INT PRIMARY KEY, v INT)").execute();
+  m_sess->sql("INSERT INTO `" + m_schema + "`.t VALUES (1, 10), (2, 20), (3, 30)").execute();
+  Table t = m_sess->getSchema(m_schema).getTable("t");
+  TableSelect sel = t.select("v").where("id = :id");
+  for (int id : {1, 2, 3})
+    EXPECT_EQ(sel.bind("id", id).execute().fetchOne()[0].get<int>(), id * 10) << id;
+  expect_prepared_once();
+  TableUpdate upd = t.update().set("v", 0).where("id = :id");
+  upd.bind("id", 1).execute();
+  upd.bind("id", 2).execute();
+  EXPECT_EQ(sel.bind("id", 2).execute().fetchOne()[0].get<int>(), 0);
+  EXPECT_EQ(sel.bind("id", 3).execute().fetchOne()[0].get<int>(), 30);
+}
