@@ -140,8 +140,13 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   }
   if (auto blocked = m_expect.blocked()) return m_out.error(*blocked);
 
+  // MySQL 5.7's X Plugin has no prepared statements (Prepare arrived in
+  // 8.0.14): it answers them as unknown messages, and connectors fall back.
+  const bool prepare_msg = msg_type == client_msg::prepare_prepare ||
+                           msg_type == client_msg::prepare_execute ||
+                           msg_type == client_msg::prepare_deallocate;
   stmt_result result;
-  switch (msg_type) {
+  switch (emulate_57() && prepare_msg ? client_msg{} : msg_type) {
   case client_msg::con_capabilities_get:
     return on_capabilities_get();
   case client_msg::sql_stmt_execute:
@@ -188,8 +193,8 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
     end_authenticated_session();
     return m_out.ok();
   default:
-    // Messages of later slices (Prepare, Cursor, views...) get what MySQL
-    // answers to a message it does not handle.
+    // Cursors, views, and Prepare in 5.7 mode get what MySQL answers to a
+    // message it does not handle.
     result = make_error(errc::unknown_com_error, "Unexpected message received");
     break;
   }

@@ -3,6 +3,7 @@
 // VARCHAR(32) `_id`, the xplugin admin namespace with positional arguments.
 #include "mysqlx_connection.pb.h"
 #include "mysqlx_expect.pb.h"
+#include "mysqlx_prepare.pb.h"
 #include "mysqlx_sql.pb.h"
 #include "test/xserver/tests/xclient.h"
 
@@ -37,6 +38,31 @@ std::vector<frame> xplugin(xclient& c, const std::string& cmd, std::vector<std::
   }
   c.send(client_msg::sql_stmt_execute, m);
   return c.reply();
+}
+
+// 5.7 has no prepared statements: every Prepare message is an unknown
+// message (1047), non-fatal, so connectors fall back to plain execution.
+TEST(Emulate57, PrepareMessagesAreUnknown) {
+  xclient c = authed57();
+  Mysqlx::Prepare::Prepare p;
+  p.set_stmt_id(1);
+  p.mutable_stmt()->set_type(Mysqlx::Prepare::Prepare::OneOfMessage::STMT);
+  p.mutable_stmt()->mutable_stmt_execute()->set_stmt("SELECT 1");
+  c.send(client_msg::prepare_prepare, p);
+  EXPECT_EQ(error_of(c.reply().back()).code(), 1047u);
+  Mysqlx::Prepare::Execute e;
+  e.set_stmt_id(1);
+  c.send(client_msg::prepare_execute, e);
+  EXPECT_EQ(error_of(c.reply().back()).code(), 1047u);
+  Mysqlx::Prepare::Deallocate d;
+  d.set_stmt_id(1);
+  c.send(client_msg::prepare_deallocate, d);
+  EXPECT_EQ(error_of(c.reply().back()).code(), 1047u);
+  // The session goes on.
+  Mysqlx::Sql::StmtExecute q;
+  q.set_stmt("SELECT 1");
+  c.send(client_msg::sql_stmt_execute, q);
+  EXPECT_TRUE(is(c.reply().back(), server_msg::sql_stmt_execute_ok));
 }
 
 TEST(Emulate57, NoServerHelloAndPluginVersionInsteadOfNodeType) {
