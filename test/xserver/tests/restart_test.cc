@@ -3,9 +3,11 @@
 // timestamp). Uses its own named server on XS_PORT_RESTART.
 #include "test/xserver/tests/xclient.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <memory>
 
 namespace xtest {
 namespace {
@@ -85,6 +87,73 @@ TEST_F(Restart, DataPrefixAndIdOrderSurviveARestart) {
   EXPECT_GT(id_after, id_before);
   auto count = s.c.sql("SELECT CAST(COUNT(*) AS CHAR) FROM rs.c");
   EXPECT_EQ(column_strings(count), (std::vector<std::string>{"5"}));
+}
+
+// WL#10955 NF4: servers of one cluster never generate the same id, given
+// either their own unique prefix or interleaved auto-increment settings.
+// Two servers started in the same second share the start timestamp, so
+// nothing else keeps their ids apart.
+class TwoServers : public ::testing::Test {
+protected:
+  static std::uint16_t port(int i) {
+    return static_cast<std::uint16_t>(env_port("XS_PORT_RESTART") + i);
+  }
+  static std::string name_of(int i) { return "xs_test_pair_" + std::to_string(i); }
+  static void start_pair(const std::string& a, const std::string& b) {
+    ASSERT_NE(
+        ctl("start --fresh --name " + name_of(1) + " --port " + std::to_string(port(1)) + " " + a),
+        "");
+    ASSERT_NE(
+        ctl("start --fresh --name " + name_of(2) + " --port " + std::to_string(port(2)) + " " + b),
+        "");
+  }
+  // 20 inserts of 5 documents on each server, alternating between them.
+  static std::vector<std::string> ids_from_both(std::vector<std::string>* of_first = nullptr) {
+    std::vector<std::unique_ptr<xclient>> clients;
+    for (int i : {1, 2}) {
+      clients.push_back(std::make_unique<xclient>(port(i)));
+      clients.back()->auth("MYSQL41", "xtest", "xtest-pw");
+      clients.back()->sql("CREATE DATABASE pair");
+      clients.back()->admin("create_collection", "pair", "c");
+    }
+    std::vector<std::string> all;
+    for (int round = 0; round < 20; ++round) {
+      for (std::size_t i = 0; i < clients.size(); ++i) {
+        auto ids =
+            generated_ids(clients[i]->insert_json("pair", "c", {"{}", "{}", "{}", "{}", "{}"}));
+        EXPECT_EQ(ids.size(), 5u);
+        all.insert(all.end(), ids.begin(), ids.end());
+        if (i == 0 && of_first) of_first->insert(of_first->end(), ids.begin(), ids.end());
+      }
+    }
+    return all;
+  }
+  static std::size_t distinct(std::vector<std::string> ids) {
+    std::sort(ids.begin(), ids.end());
+    return static_cast<std::size_t>(std::unique(ids.begin(), ids.end()) - ids.begin());
+  }
+  void TearDown() override {
+    for (int i : {1, 2}) ctl("stop --name " + name_of(i));
+  }
+};
+
+TEST_F(TwoServers, DifferentUniquePrefixesNeverCollide) {
+  start_pair("--unique-prefix 1", "--unique-prefix 2");
+  std::vector<std::string> first;
+  const auto all = ids_from_both(&first);
+  ASSERT_EQ(all.size(), 200u);
+  EXPECT_EQ(distinct(all), all.size());
+  for (const auto& id : first) EXPECT_EQ(id.substr(0, 4), "0001") << id;
+}
+
+TEST_F(TwoServers, InterleavedAutoIncrementOffsetsNeverCollide) {
+  start_pair("--unique-prefix 0 --auto-increment-offset 1 --auto-increment-increment 2",
+             "--unique-prefix 0 --auto-increment-offset 2 --auto-increment-increment 2");
+  std::vector<std::string> first;
+  const auto all = ids_from_both(&first);
+  ASSERT_EQ(all.size(), 200u);
+  EXPECT_EQ(distinct(all), all.size());
+  for (const auto& id : first) EXPECT_EQ(std::stoull(id.substr(12), nullptr, 16) % 2, 1u) << id;
 }
 
 TEST_F(Restart, StartTwiceReportsTheRunningServerAndFreshWipes) {
