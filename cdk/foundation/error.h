@@ -11,38 +11,38 @@ namespace cdk {
 
 // Where an error came from. Callers branch on this, never on message text.
 enum class error_origin : std::uint8_t {
-  client,      // detected by the connector before or without the server
-  server,      // a Mysqlx.Error frame from the server
-  connection,  // the transport failed: connect, TLS, EOF, a malformed frame
+  client,     // detected by the connector before or without the server
+  server,     // a Mysqlx.Error frame from the server
+  connection, // the transport failed: connect, TLS, EOF, a malformed frame
 };
 
 // Client-side codes reuse the numbers of libmysqlclient's CR_* codes where one
 // fits, so that users who know MySQL recognise them.
 namespace client_errc {
-inline constexpr std::uint32_t unknown = 2000;            // CR_UNKNOWN_ERROR
-inline constexpr std::uint32_t connection_error = 2002;   // CR_CONNECTION_ERROR (socket)
-inline constexpr std::uint32_t conn_host_error = 2003;    // CR_CONN_HOST_ERROR
-inline constexpr std::uint32_t unknown_host = 2005;       // CR_UNKNOWN_HOST
-inline constexpr std::uint32_t server_gone = 2006;        // CR_SERVER_GONE_ERROR
-inline constexpr std::uint32_t lost_connection = 2013;    // CR_SERVER_LOST
-inline constexpr std::uint32_t ssl_connection = 2026;     // CR_SSL_CONNECTION_ERROR
-inline constexpr std::uint32_t malformed_packet = 2027;   // CR_MALFORMED_PACKET
-inline constexpr std::uint32_t auth_plugin = 2059;        // CR_AUTH_PLUGIN_CANNOT_LOAD
-inline constexpr std::uint32_t bad_option = 4001;         // a bad URI / option value
-inline constexpr std::uint32_t bad_document = 4002;       // add(): not a JSON object
-inline constexpr std::uint32_t docid_unsupported = 4003;  // docid-mode=server, server can't
-inline constexpr std::uint32_t usage = 4004;              // API misuse
-inline constexpr std::uint32_t parse = 4005;              // expression / URI syntax
-inline constexpr std::uint32_t compression = 4006;        // bad compressed payload
-inline constexpr std::uint32_t timeout = 4007;            // connect / read timeout
-}  // namespace client_errc
+inline constexpr std::uint32_t unknown = 2000;           // CR_UNKNOWN_ERROR
+inline constexpr std::uint32_t connection_error = 2002;  // CR_CONNECTION_ERROR (socket)
+inline constexpr std::uint32_t conn_host_error = 2003;   // CR_CONN_HOST_ERROR
+inline constexpr std::uint32_t unknown_host = 2005;      // CR_UNKNOWN_HOST
+inline constexpr std::uint32_t server_gone = 2006;       // CR_SERVER_GONE_ERROR
+inline constexpr std::uint32_t lost_connection = 2013;   // CR_SERVER_LOST
+inline constexpr std::uint32_t ssl_connection = 2026;    // CR_SSL_CONNECTION_ERROR
+inline constexpr std::uint32_t malformed_packet = 2027;  // CR_MALFORMED_PACKET
+inline constexpr std::uint32_t auth_plugin = 2059;       // CR_AUTH_PLUGIN_CANNOT_LOAD
+inline constexpr std::uint32_t bad_option = 4001;        // a bad URI / option value
+inline constexpr std::uint32_t bad_document = 4002;      // add(): not a JSON object
+inline constexpr std::uint32_t docid_unsupported = 4003; // docid-mode=server, server can't
+inline constexpr std::uint32_t usage = 4004;             // API misuse
+inline constexpr std::uint32_t parse = 4005;             // expression / URI syntax
+inline constexpr std::uint32_t compression = 4006;       // bad compressed payload
+inline constexpr std::uint32_t timeout = 4007;           // connect / read timeout
+} // namespace client_errc
 
 struct error {
   std::uint32_t code = 0;
   std::string sql_state = "HY000";
-  std::string message;  // server text is kept verbatim; it may contain user data
+  std::string message; // server text is kept verbatim; it may contain user data
   error_origin origin = error_origin::client;
-  bool fatal = false;   // the session can't continue (Mysqlx.Error severity FATAL, I/O errors)
+  bool fatal = false; // the session can't continue (Mysqlx.Error severity FATAL, I/O errors)
 
   static error client(std::uint32_t code, std::string msg) {
     return error{code, "HY000", std::move(msg), error_origin::client, false};
@@ -55,8 +55,8 @@ struct error {
 // A value or an error. Small on purpose: C++17 has no std::expected.
 template <typename T> class result {
 public:
-  result(T value) : m_v(std::move(value)) {}          // NOLINT: implicit by design
-  result(error err) : m_v(std::move(err)) {}           // NOLINT: implicit by design
+  result(T value) : m_v(std::move(value)) {} // NOLINT: implicit by design
+  result(error err) : m_v(std::move(err)) {} // NOLINT: implicit by design
   bool ok() const noexcept { return m_v.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
   T& value() & { return std::get<0>(m_v); }
@@ -72,6 +72,8 @@ private:
 // For operations with nothing to return.
 struct none {};
 using status = result<none>;
-inline status ok() { return none{}; }
+inline status ok() {
+  return none{};
+}
 
-}  // namespace cdk
+} // namespace cdk

@@ -15,7 +15,7 @@ namespace cdk {
 enum class ssl_mode : std::uint8_t { disabled, required, verify_ca, verify_identity };
 
 struct tls_options {
-  ssl_mode mode = ssl_mode::required;  // TLS is on by default, as in MySQL 8
+  ssl_mode mode = ssl_mode::required;    // TLS is on by default, as in MySQL 8
   std::string ca, capath, crl, crlpath;  // empty: not set
   std::vector<std::string> versions;     // "TLSv1.2", "TLSv1.3"; empty: both
   std::vector<std::string> ciphersuites; // OpenSSL names; empty: OpenSSL's defaults
@@ -27,27 +27,27 @@ enum class compression_mode : std::uint8_t { disabled, preferred, required };
 enum class docid_mode : std::uint8_t { auto_select, server, client };
 
 struct host_address {
-  std::string host;               // name, IPv4 or IPv6 (without brackets); empty with socket
+  std::string host; // name, IPv4 or IPv6 (without brackets); empty with socket
   std::uint16_t port = 33060;
-  std::string socket;             // Unix socket path; when set, host/port are unused
-  std::optional<int> priority;    // 0..100; all set or none set in a list
+  std::string socket;          // Unix socket path; when set, host/port are unused
+  std::optional<int> priority; // 0..100; all set or none set in a list
 };
 
 struct connect_options {
-  std::vector<host_address> hosts;  // tried in priority order (failover)
-  bool dns_srv = false;             // mysqlx+srv://: hosts[0].host is an SRV name
+  std::vector<host_address> hosts; // tried in priority order (failover)
+  bool dns_srv = false;            // mysqlx+srv://: hosts[0].host is an SRV name
   std::string user;
-  std::string password;             // never copied into an error message or a log
-  std::string schema;               // default schema; empty: none
+  std::string password; // never copied into an error message or a log
+  std::string schema;   // default schema; empty: none
   tls_options tls;
   auth_method auth = auth_method::auto_select;
-  std::chrono::milliseconds connect_timeout{10000};  // 0: wait forever
+  std::chrono::milliseconds connect_timeout{10000}; // 0: wait forever
   bool send_connection_attributes = true;
-  std::vector<std::pair<std::string, std::string>> connection_attributes;  // user's own
+  std::vector<std::pair<std::string, std::string>> connection_attributes; // user's own
   compression_mode compression = compression_mode::preferred;
-  std::vector<std::string> compression_algorithms;  // empty: every one we support
+  std::vector<std::string> compression_algorithms; // empty: every one we support
   docid_mode docids = docid_mode::auto_select;
-  std::uint64_t max_message_size = 64ull << 20;     // largest frame accepted from the server
+  std::uint64_t max_message_size = 64ull << 20; // largest frame accepted from the server
 };
 
-}  // namespace cdk
+} // namespace cdk

@@ -4,14 +4,14 @@
 // substitute an in-memory peer.
 #pragma once
 
+#include "cdk/foundation/error.h"
+#include "cdk/foundation/options.h"
+
 #include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include "cdk/foundation/error.h"
-#include "cdk/foundation/options.h"
 
 namespace cdk {
 
@@ -28,8 +28,8 @@ public:
   virtual bool is_tls() const = 0;
   // A Unix socket: PLAIN auth is allowed over it without TLS.
   virtual bool is_local() const = 0;
-  virtual std::string tls_version() const = 0;  // "TLSv1.3"; empty without TLS
-  virtual std::string tls_cipher() const = 0;   // OpenSSL cipher name; empty without TLS
+  virtual std::string tls_version() const = 0; // "TLSv1.3"; empty without TLS
+  virtual std::string tls_cipher() const = 0;  // OpenSSL cipher name; empty without TLS
   virtual void close() noexcept = 0;
 };
 
@@ -40,4 +40,4 @@ result<std::unique_ptr<stream>> connect_tcp(const std::string& host, std::uint16
 result<std::unique_ptr<stream>> connect_unix(const std::string& path,
                                              std::chrono::milliseconds timeout);
 
-}  // namespace cdk
+} // namespace cdk
