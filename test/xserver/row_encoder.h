@@ -7,6 +7,8 @@
 // SQL NULL is an empty field.
 #pragma once
 
+#include "cdk/protocol/resultset.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,20 +21,9 @@ class ColumnMetaData;
 
 namespace xserver {
 
-// Mysqlx.Resultset.ColumnMetaData.FieldType numbers.
-enum class x_type : int {
-  sint = 1,
-  uint = 2,
-  dbl = 5,
-  flt = 6,
-  bytes = 7,
-  time = 10,
-  datetime = 12,
-  set = 15,
-  enumeration = 16,
-  bit = 17,
-  decimal = 18
-};
+// Mysqlx.Resultset.ColumnMetaData.FieldType numbers: the client's decoder
+// defines them once.
+using x_type = cdk::protocol::field_type;
 
 x_type x_type_of(const MYSQL_FIELD& f);
 void fill_column_metadata(const MYSQL_FIELD& f, bool compact, Mysqlx::Resultset::ColumnMetaData& m);

@@ -10,7 +10,7 @@ using devapi_it::config;
 class AddTest : public ::testing::TestWithParam<config> {
 protected:
   void SetUp() override {
-    m_schema = std::string("dv_add_") + GetParam().name;
+    m_schema = devapi_it::test_schema("dv_add");
     m_sess = std::make_unique<Session>(devapi_it::uri_of(GetParam()));
     m_sess->createSchema(m_schema, true);
     Schema db = m_sess->getSchema(m_schema);

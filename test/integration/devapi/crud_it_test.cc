@@ -8,7 +8,7 @@ using devapi_it::config;
 class CrudTest : public ::testing::TestWithParam<config> {
 protected:
   void SetUp() override {
-    m_schema = std::string("dv_crud_") + GetParam().name;
+    m_schema = devapi_it::test_schema("dv_crud");
     m_sess = std::make_unique<Session>(devapi_it::uri_of(GetParam()));
     m_sess->createSchema(m_schema, true);
     Schema db = m_sess->getSchema(m_schema);

@@ -2,12 +2,27 @@
 // helpers for a fresh collection per test.
 #pragma once
 
+#include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <gtest/gtest.h>
 #include <mysqlx/xdevapi.h>
 #include <string>
 
 namespace devapi_it {
+
+// A schema of the running test's own. ctest runs each case of a binary as a
+// process of its own, in parallel, so two cases must never share tables: a
+// name made only from the configuration let one case drop another's
+// collection. The name is prefix_<hash of suite, case and parameter>, well
+// under MySQL's 64-character limit.
+inline std::string test_schema(const std::string& prefix) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string full = std::string(info->test_suite_name()) + "." + info->name();
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08zx", std::hash<std::string>{}(full) & 0xffffffffu);
+  return prefix + "_" + hex;
+}
 
 struct config {
   const char* name;      // test-name suffix and schema-name part

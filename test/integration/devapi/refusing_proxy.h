@@ -22,21 +22,21 @@ namespace devapi_it {
 
 class refusing_proxy {
 public:
-  /// `upstream`: mysqlx://user:pw@127.0.0.1:PORT of the real server; the
-  /// proxy listens on MYSQLX_TEST_PROXY_PORT.
+  /// `upstream`: mysqlx://user:pw@127.0.0.1:PORT of the real server. The
+  /// proxy listens on a port the kernel picks, so tests running in parallel
+  /// (ctest -j) never compete for one; uri() names it.
   explicit refusing_proxy(const std::string& upstream) {
     const auto colon = upstream.rfind(':');
     m_prefix = upstream.substr(0, colon);
     m_upstream_port = std::atoi(upstream.c_str() + colon + 1);
-    const char* p = std::getenv("MYSQLX_TEST_PROXY_PORT");
-    m_port = p ? std::atoi(p) : 0;
     m_listen = ::socket(AF_INET, SOCK_STREAM, 0);
-    int one = 1;
-    ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in a = loopback(m_port);
-    if (m_port == 0 || ::bind(m_listen, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-        ::listen(m_listen, 4) != 0)
-      throw std::runtime_error("refusing_proxy: cannot listen on MYSQLX_TEST_PROXY_PORT");
+    sockaddr_in a = loopback(0);
+    socklen_t len = sizeof a;
+    if (::bind(m_listen, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+        ::listen(m_listen, 4) != 0 ||
+        ::getsockname(m_listen, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+      throw std::runtime_error("refusing_proxy: cannot listen on 127.0.0.1");
+    m_port = ntohs(a.sin_port);
     m_accepter = std::thread([this] { accept_loop(); });
   }
   ~refusing_proxy() {

@@ -18,7 +18,7 @@ protected:
     std::string uri = devapi_it::env_uri("MYSQLX_TEST_URI_SMALL") + GetParam().query;
     uri += uri.find('?') == std::string::npos ? "?" : "&";
     m_sess = std::make_unique<Session>(uri + "max-message-size=1048576");
-    m_schema = std::string("dv_split_") + GetParam().name;
+    m_schema = devapi_it::test_schema("dv_split");
     m_sess->createSchema(m_schema, true);
     Schema db = m_sess->getSchema(m_schema);
     db.dropCollection("c");

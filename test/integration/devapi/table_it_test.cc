@@ -8,7 +8,7 @@ class TableTest : public ::testing::TestWithParam<config> {
 protected:
   void SetUp() override {
     m_sess = std::make_unique<Session>(devapi_it::uri_of(GetParam()));
-    const std::string schema = std::string("dv_table_") + GetParam().name;
+    const std::string schema = devapi_it::test_schema("dv_table");
     m_sess->createSchema(schema, true);
     m_sess->sql("DROP TABLE IF EXISTS `" + schema + "`.t").execute();
     m_sess->sql("CREATE TABLE `" + schema + "`.t (id INT PRIMARY KEY, name VARCHAR(20), qty INT)")

@@ -14,7 +14,7 @@ using devapi_it::config;
 class ThreadsTest : public ::testing::TestWithParam<config> {};
 
 TEST_P(ThreadsTest, SessionsInThreadsGetUniqueIncreasingIds) {
-  const std::string schema = std::string("dv_threads_") + GetParam().name;
+  const std::string schema = devapi_it::test_schema("dv_threads");
   {
     Session setup(devapi_it::uri_of(GetParam()));
     Schema db = setup.createSchema(schema, true);
