@@ -3,6 +3,7 @@
 #include "cdk/protocol/resultset.h"
 #include "devapi/access.h"
 #include "devapi/doc_impl.h"
+#include "devapi/result_convert.h"
 #include "devapi/session_impl.h"
 #include "devapi/throw_error.h"
 
@@ -12,120 +13,6 @@ MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
 namespace pr = cdk::protocol;
-
-namespace {
-
-Type column_type(const pr::column_meta& c) {
-  switch (c.type) {
-  case pr::field_type::sint:
-  case pr::field_type::uint:
-    // Display widths, as Connector/C++ maps them.
-    return c.length <= 4    ? Type::TINYINT
-           : c.length <= 6  ? Type::SMALLINT
-           : c.length <= 9  ? Type::MEDIUMINT
-           : c.length <= 11 ? Type::INT
-                            : Type::BIGINT;
-  case pr::field_type::dbl:
-    return Type::DOUBLE;
-  case pr::field_type::flt:
-    return Type::FLOAT;
-  case pr::field_type::decimal:
-    return Type::DECIMAL;
-  case pr::field_type::bytes:
-    if (c.content_type == 1) return Type::GEOMETRY;
-    if (c.content_type == 2) return Type::JSON;
-    return c.collation == 63 ? Type::BYTES : Type::STRING;
-  case pr::field_type::time:
-    return Type::TIME;
-  case pr::field_type::datetime:
-    if (c.content_type == 1) return Type::DATE;
-    return (c.flags & 1u) != 0 ? Type::TIMESTAMP : Type::DATETIME;
-  case pr::field_type::set:
-    return Type::SET;
-  case pr::field_type::enumeration:
-    return Type::ENUM;
-  case pr::field_type::bit:
-    return Type::BIT;
-  }
-  return Type::STRING;
-}
-
-// The collations servers send for text columns; others are shown by number.
-std::string collation_name(std::uint64_t id) {
-  static const std::pair<std::uint64_t, const char*> names[] = {{8, "latin1_swedish_ci"},
-                                                                {11, "ascii_general_ci"},
-                                                                {33, "utf8mb3_general_ci"},
-                                                                {45, "utf8mb4_general_ci"},
-                                                                {46, "utf8mb4_bin"},
-                                                                {47, "latin1_bin"},
-                                                                {63, "binary"},
-                                                                {83, "utf8mb3_bin"},
-                                                                {192, "utf8mb3_unicode_ci"},
-                                                                {224, "utf8mb4_unicode_ci"},
-                                                                {255, "utf8mb4_0900_ai_ci"}};
-  for (const auto& [n, name] : names)
-    if (n == id) return name;
-  return id == 0 ? std::string() : std::to_string(id);
-}
-
-Column make_column(const pr::column_meta& c) {
-  auto d = std::make_unique<column_data>();
-  d->schema = c.schema;
-  d->table = c.original_table;
-  d->table_label = c.table;
-  d->name = c.original_name;
-  d->label = c.name;
-  d->type = column_type(c);
-  d->length = c.length;
-  d->fractional_digits = static_cast<unsigned short>(c.fractional_digits);
-  d->is_signed = c.type == pr::field_type::sint ||
-                 ((c.type == pr::field_type::dbl || c.type == pr::field_type::flt ||
-                   c.type == pr::field_type::decimal) &&
-                  (c.flags & 1u) == 0);
-  d->padded = c.type == pr::field_type::bytes && (c.flags & 1u) != 0;
-  if (c.type == pr::field_type::bytes || c.type == pr::field_type::enumeration ||
-      c.type == pr::field_type::set) {
-    d->collation = collation_name(c.collation);
-    d->charset = d->collation.substr(0, d->collation.find('_'));
-  }
-  return access::make_column(std::move(d));
-}
-
-Value to_value(const pr::value& v, const pr::column_meta& c) {
-  switch (v.type) {
-  case pr::value::kind::null:
-    return Value();
-  case pr::value::kind::sint:
-    return Value(v.sint);
-  case pr::value::kind::uint:
-    return Value(v.uint);
-  case pr::value::kind::dbl:
-    if (c.type == pr::field_type::flt) return Value(static_cast<float>(v.dbl));
-    return Value(v.dbl);
-  case pr::value::kind::boolean:
-    return Value(v.boolean);
-  case pr::value::kind::string:
-    return Value(v.bytes);
-  case pr::value::kind::octets:
-    if (v.content_type == 2 && !v.bytes.empty() && v.bytes.front() == '{')
-      return Value(DbDoc(v.bytes));
-    if (c.collation == 63 && v.content_type == 0) {
-      const auto* p = reinterpret_cast<const byte*>(v.bytes.data());
-      return Value(bytes(p, v.bytes.size()));
-    }
-    return Value(v.bytes);
-  case pr::value::kind::array: {
-    std::vector<Value> items;
-    for (const pr::value& i : v.items) items.push_back(to_value(i, c));
-    return access::make_array(std::move(items));
-  }
-  case pr::value::kind::object:
-    break;
-  }
-  return Value();
-}
-
-} // namespace
 
 std::unique_ptr<result_impl> make_result(std::shared_ptr<session_impl> sess, const pr::reply& r) {
   auto out = std::make_unique<result_impl>();

@@ -1,0 +1,19 @@
+// Wire values and column metadata to DevAPI Values and Columns. Private
+// header: result.cc builds rows with these; tests may call them directly.
+#pragma once
+
+#include "cdk/protocol/resultset.h"
+
+#include <mysqlx/result.h>
+#include <mysqlx/value.h>
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+/// A Column from Mysqlx.Resultset.ColumnMetaData.
+Column make_column(const cdk::protocol::column_meta& c);
+/// One field of a row as a Value, typed by its column.
+Value to_value(const cdk::protocol::value& v, const cdk::protocol::column_meta& c);
+
+} // namespace detail
+MYSQLX_NAMESPACE_END
