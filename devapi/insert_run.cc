@@ -50,7 +50,7 @@ pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
 
   auto& conn = sess.connection();
   auto& pipe = conn.pipeline();
-  const bool own_trx = !sess.in_transaction;
+  const bool own_trx = !sess.in_transaction && !sess.autocommit_off;
   std::size_t requests = 0;
   if (own_trx) {
     check(pr::encode_stmt_execute(pipe.output(), "START TRANSACTION"));

@@ -32,7 +32,11 @@ struct session_impl {
   cdk::docid::docid_policy policy;
   std::string default_schema;
   std::uint64_t max_message_size = 0;
-  bool in_transaction = false; // opened by startTransaction() (or SQL seen by us)
+  // A transaction is open: startTransaction(), or START TRANSACTION / BEGIN
+  // sent through sql() (sql_trx.h). With autocommit off, every statement
+  // runs in one until COMMIT, so a split add must not open its own.
+  bool in_transaction = false;
+  bool autocommit_off = false;
   // Prepared statements: off for good once the server refused a Prepare.
   bool prepare_supported = true;
   std::uint32_t last_stmt_id = 0;

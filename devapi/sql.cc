@@ -2,6 +2,7 @@
 #include "cdk/protocol/messages.h"
 #include "devapi/access.h"
 #include "devapi/session_impl.h"
+#include "devapi/sql_trx.h"
 #include "devapi/throw_error.h"
 
 #include <mysqlx/sql.h>
@@ -34,6 +35,7 @@ SqlResult SqlStatement::execute() {
   args.reserve(st.params.size());
   for (const Value& v : st.params) args.push_back(detail::to_protocol(v));
   auto reply = st.sess->sql(st.query, args);
+  detail::track_transaction(*st.sess, st.query);
   return detail::access::make_result<SqlResult>(detail::make_result(st.sess, reply));
 }
 
