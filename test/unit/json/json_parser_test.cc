@@ -1,0 +1,133 @@
+// cdk::json::parse: the events, their offsets, number kinds, depth limit and
+// error reports.
+#include "cdk/json/json_parser.h"
+
+#include <gtest/gtest.h>
+#include <string>
+
+namespace {
+
+using cdk::json::parse;
+using cdk::json::parse_status;
+
+// Records every event as text: "i:1 s:a {0 k:b ]7".
+class recorder : public cdk::json::sax_handler {
+public:
+  std::string log;
+  int stop_after = -1; // stop at this event number (0-based)
+
+  bool null() override { return add("n"); }
+  bool boolean(bool b) override { return add(b ? "t" : "f"); }
+  bool int64(std::int64_t i) override { return add("i:" + std::to_string(i)); }
+  bool uint64(std::uint64_t u) override { return add("u:" + std::to_string(u)); }
+  bool dbl(double d) override { return add("d:" + std::to_string(d)); }
+  bool string(std::string_view s) override { return add("s:" + std::string(s)); }
+  bool key(std::string_view k) override { return add("k:" + std::string(k)); }
+  bool start_object(std::size_t o) override { return add("{" + std::to_string(o)); }
+  bool end_object(std::size_t e) override { return add("}" + std::to_string(e)); }
+  bool start_array(std::size_t o) override { return add("[" + std::to_string(o)); }
+  bool end_array(std::size_t e) override { return add("]" + std::to_string(e)); }
+
+private:
+  bool add(const std::string& e) {
+    if (!log.empty()) log += ' ';
+    log += e;
+    return m_count++ != stop_after;
+  }
+  int m_count = 0;
+};
+
+std::string events(std::string_view text) {
+  recorder r;
+  const auto res = parse(text, r);
+  EXPECT_TRUE(res.ok()) << text << ": " << res.describe();
+  return r.log;
+}
+
+TEST(JsonParser, ScalarsAtTheRoot) {
+  EXPECT_EQ(events("1"), "i:1");
+  EXPECT_EQ(events(" -5 "), "i:-5");
+  EXPECT_EQ(events("true"), "t");
+  EXPECT_EQ(events("false"), "f");
+  EXPECT_EQ(events("null"), "n");
+  EXPECT_EQ(events(R"("a\nb\u00e9")"), "s:a\nb\xc3\xa9");
+  EXPECT_EQ(events("2.5"), "d:2.500000");
+  EXPECT_EQ(events("1e2"), "d:100.000000");
+}
+
+TEST(JsonParser, IntegerKinds) {
+  EXPECT_EQ(events("9223372036854775807"), "i:9223372036854775807");
+  EXPECT_EQ(events("-9223372036854775808"), "i:-9223372036854775808");
+  EXPECT_EQ(events("9223372036854775808"), "u:9223372036854775808");
+  EXPECT_EQ(events("18446744073709551615"), "u:18446744073709551615");
+  EXPECT_EQ(events("18446744073709551616").substr(0, 2), "d:");
+  EXPECT_EQ(events("4294967295"), "i:4294967295");
+}
+
+TEST(JsonParser, OffsetsOfObjectsAndArrays) {
+  //                0123456789012345678
+  const char* t = R"( {"a":[1,{"b":2}]} )";
+  EXPECT_EQ(events(t), "{1 k:a [6 i:1 {9 k:b i:2 }16 ]17 }18");
+  EXPECT_EQ(std::string(t).substr(9, 16 - 9), R"({"b":2})");
+}
+
+TEST(JsonParser, DepthLimitIsMySqls) {
+  std::string ok(100, '[');
+  ok += std::string(100, ']');
+  recorder r1;
+  EXPECT_TRUE(parse(ok, r1).ok());
+
+  std::string deep(101, '[');
+  deep += std::string(101, ']');
+  recorder r2;
+  const auto res = parse(deep, r2);
+  EXPECT_EQ(res.status, parse_status::too_deep);
+  EXPECT_EQ(res.describe(), "nested deeper than 100 levels at offset 100");
+  // Refused before the 101st start event reached the handler.
+  EXPECT_EQ(r2.log.find("[100"), std::string::npos);
+
+  // Objects count the same; a million levels is refused as quickly.
+  std::string mixed;
+  for (int i = 0; i < 1000000; ++i) mixed += R"({"a":)";
+  recorder r3;
+  EXPECT_EQ(parse(mixed, r3).status, parse_status::too_deep);
+}
+
+TEST(JsonParser, ErrorsNameWhatAndWhere) {
+  recorder r;
+  auto res = parse(R"({"a" 1})", r);
+  EXPECT_EQ(res.status, parse_status::invalid_json);
+  EXPECT_EQ(res.offset, 5u);
+  EXPECT_NE(res.describe().find("colon"), std::string::npos) << res.describe();
+  EXPECT_NE(res.describe().find("at offset 5"), std::string::npos);
+
+  recorder r2;
+  EXPECT_EQ(parse("", r2).status, parse_status::invalid_json);
+  recorder r3;
+  EXPECT_EQ(parse("1 2", r3).status, parse_status::invalid_json);
+  recorder r4;
+  EXPECT_EQ(parse("[1,]", r4).status, parse_status::invalid_json);
+  recorder r5;
+  EXPECT_EQ(parse("\"\xff\"", r5).status, parse_status::invalid_json);
+  recorder r6;
+  EXPECT_EQ(parse("{'a':1}", r6).status, parse_status::invalid_json);
+}
+
+TEST(JsonParser, NulIsNotTheEnd) {
+  recorder r;
+  const std::string t("{}\0{}", 5);
+  const auto res = parse(t, r);
+  EXPECT_EQ(res.status, parse_status::invalid_json);
+  EXPECT_EQ(res.offset, 2u);
+  EXPECT_NE(res.describe().find("NUL"), std::string::npos);
+}
+
+TEST(JsonParser, HandlerCanStop) {
+  recorder r;
+  r.stop_after = 2;
+  const auto res = parse("[1,2,3,4]", r);
+  EXPECT_EQ(res.status, parse_status::stopped);
+  EXPECT_EQ(r.log, "[0 i:1 i:2");
+}
+
+} // namespace
