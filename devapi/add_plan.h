@@ -3,6 +3,7 @@
 // ids made here. Private header; plan_add() is unit-tested without a server.
 #pragma once
 
+#include "cdk/docid/custom.h"
 #include "cdk/foundation/error.h"
 #include "cdk/protocol/crud.h"
 #include "cdk/protocol/pipeline.h"
@@ -27,9 +28,12 @@ struct add_plan {
 
 /// Scans every document (a bad one fails the whole call, naming its index,
 /// nothing sent) and, with client_ids, gives each document without `_id` one
-/// from the process-wide generator. The views in `docs` point into the
-/// input and into the plan itself: do not copy the plan (move it).
-cdk::result<add_plan> plan_add(const std::vector<std::string_view>& docs, bool client_ids);
+/// from the process-wide generator, or from `custom` when it is set (each
+/// value checked; a bad one fails the call, naming the document). The views in
+/// `docs` point into the input and into the plan itself: do not copy the plan
+/// (move it).
+cdk::result<add_plan> plan_add(const std::vector<std::string_view>& docs, bool client_ids,
+                               const cdk::docid::custom_id_generator& custom = {});
 
 /// Sends the Insert and reads its reply (a server error is thrown). When the
 /// encoded Insert would exceed the session's maximum message size, it is

@@ -27,7 +27,8 @@ std::string_view doc_text(const Value& v, std::size_t index) {
                                      " is neither a JSON string nor a DbDoc"));
 }
 
-cdk::result<add_plan> plan_add(const std::vector<std::string_view>& docs, bool client_ids) {
+cdk::result<add_plan> plan_add(const std::vector<std::string_view>& docs, bool client_ids,
+                               const cdk::docid::custom_id_generator& custom) {
   add_plan plan;
   // Offsets into plan.spliced, turned into views once it stops growing.
   std::vector<std::pair<std::size_t, std::size_t>> spans(docs.size(), {0, 0});
@@ -46,8 +47,18 @@ cdk::result<add_plan> plan_add(const std::vector<std::string_view>& docs, bool c
     }
     ++plan.missing_ids;
     if (!client_ids) continue;
-    cdk::docid::generator::process().generate(id);
+    std::string custom_id;
     std::string_view id_view(id, sizeof id);
+    if (custom) {
+      auto made = cdk::docid::call_custom_generator(custom);
+      if (!made)
+        return cdk::error::client(cdk::client_errc::bad_document,
+                                  "Document " + std::to_string(i) + ": " + made.err().message);
+      custom_id = std::move(made).value();
+      id_view = custom_id;
+    } else {
+      cdk::docid::generator::process().generate(id);
+    }
     plan.ids.emplace_back(id_view);
     const std::size_t begin = plan.spliced.size();
     if (auto st = cdk::json::append_with_id(plan.spliced, docs[i], id_view); !st) return st.err();
@@ -90,7 +101,8 @@ Result CollectionAdd::execute() {
   texts.reserve(st.docs.size());
   for (std::size_t i = 0; i < st.docs.size(); ++i) texts.push_back(detail::doc_text(st.docs[i], i));
   const bool client_ids = sess.policy.origin == cdk::docid::id_origin::client;
-  detail::add_plan plan = detail::value_or_throw(detail::plan_add(texts, client_ids));
+  detail::add_plan plan =
+      detail::value_or_throw(detail::plan_add(texts, client_ids, sess.id_generator));
   auto impl = std::make_unique<detail::result_impl>();
   impl->sess = st.sess;
   if (plan.docs.empty()) return access::make_result<Result>(std::move(impl));

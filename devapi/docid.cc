@@ -1,7 +1,11 @@
-// describeDocId(): the public face of cdk::docid::classify().
+// describeDocId(): the public face of cdk::docid::classify(); and an
+// application's own id generator on a Session.
 #include "cdk/docid/decode.h"
+#include "devapi/session_impl.h"
+#include "devapi/throw_error.h"
 
 #include <mysqlx/docid.h>
+#include <mysqlx/session.h>
 
 MYSQLX_NAMESPACE_BEGIN
 
@@ -26,6 +30,24 @@ DocIdInfo describeDocId(std::string_view id) {
     break;
   }
   return out;
+}
+
+void Session::set_docid_source(std::unique_ptr<detail::docid_source> source) {
+  auto& sess = *m_impl;
+  if (sess.policy.mode == cdk::docid_mode::server)
+    detail::throw_error(cdk::error::client(
+        cdk::client_errc::usage, "setDocIdGenerator(): the session's docid-mode is server, so "
+                                 "the server makes document ids; use docid-mode auto or client"));
+  std::shared_ptr<detail::docid_source> src(std::move(source));
+  sess.id_generator = [src] { return src->next(); };
+  sess.policy.origin = cdk::docid::id_origin::client;
+}
+
+void Session::resetDocIdGenerator() {
+  auto& sess = *m_impl;
+  sess.id_generator = nullptr;
+  sess.policy = detail::value_or_throw(
+      cdk::docid::choose_policy(sess.policy.mode, sess.policy.server_generates));
 }
 
 MYSQLX_NAMESPACE_END

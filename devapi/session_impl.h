@@ -3,6 +3,7 @@
 // Private header.
 #pragma once
 
+#include "cdk/docid/custom.h"
 #include "cdk/docid/policy.h"
 #include "cdk/protocol/pipeline.h"
 #include "cdk/protocol/value.h"
@@ -30,6 +31,9 @@ struct session_impl {
   std::unique_ptr<cdk::session::connection> conn;
   std::shared_ptr<client_impl> pool; // set for sessions of a Client: close() returns conn there
   cdk::docid::docid_policy policy;
+  // Session::setDocIdGenerator(): the application's id generator, used in
+  // place of the built-in one whenever ids are made on the client.
+  cdk::docid::custom_id_generator id_generator;
   std::string default_schema;
   std::uint64_t max_message_size = 0;
   // A transaction is open: startTransaction(), or START TRANSACTION / BEGIN

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mysqlx/detail/export.h>
 #include <string>
 #include <string_view>
@@ -38,5 +39,20 @@ struct DocIdInfo {
 };
 
 MYSQLX_EXPORT DocIdInfo describeDocId(std::string_view id);
+
+namespace detail {
+/// An application's document-id generator behind Session::setDocIdGenerator()
+/// (type-erased here rather than with std::function, which would make every
+/// file including <mysqlx/xdevapi.h> compile <functional>).
+struct docid_source {
+  virtual ~docid_source() = default;
+  virtual std::string next() = 0;
+};
+template <typename F> struct docid_callable final : docid_source {
+  explicit docid_callable(F fn) : m_fn(std::move(fn)) {}
+  std::string next() override { return std::string(m_fn()); }
+  F m_fn;
+};
+} // namespace detail
 
 MYSQLX_NAMESPACE_END

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/list.h>
+#include <mysqlx/docid.h>
 #include <mysqlx/schema.h>
 #include <mysqlx/settings.h>
 #include <mysqlx/sql.h>
@@ -78,11 +79,27 @@ public:
   /// (the probe is skipped then).
   bool serverGeneratesIds() const;
 
+  /// Makes the `_id` of every document add() sends without one with the
+  /// application's own generator: any callable returning the id as a string
+  /// (Snowflake-style, ObjectId-style...). Ids are then made on the client
+  /// (getDocIdMode() becomes CLIENT), except under DocIdMode::SERVER, where
+  /// this throws. Each id is checked before anything is sent: 1 to 32 bytes
+  /// of UTF-8 without control characters; a bad id, or an exception from the
+  /// generator, fails that add() with a ClientError naming the document.
+  /// Called by add() on the session's thread, once per document lacking `_id`.
+  template <typename F> void setDocIdGenerator(F generator) {
+    set_docid_source(std::make_unique<detail::docid_callable<F>>(std::move(generator)));
+  }
+  /// Back to the connector's own ids (and to the origin the session had).
+  void resetDocIdGenerator();
+
   /// Ends the session; later calls on it, its schemas, collections and
   /// statements throw. Results already read stay readable. Never throws.
   void close() noexcept;
 
 private:
+  void set_docid_source(std::unique_ptr<detail::docid_source> source);
+
   // shared_ptr: Schema, Collection, Table, statements and results created
   // from this session keep the connection state alive and may outlive this
   // object (they fail cleanly once it is closed, instead of dangling).

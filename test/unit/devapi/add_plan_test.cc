@@ -5,8 +5,10 @@
 #include "devapi/crud_build.h"
 #include "mysqlx_crud.pb.h"
 
+#include <functional>
 #include <gtest/gtest.h>
 #include <mysqlx/error.h>
+#include <stdexcept>
 
 using mysqlx::detail::plan_add;
 
@@ -56,6 +58,46 @@ TEST(AddPlan, BadDocumentsNameTheirIndexInEveryMode) {
     ASSERT_FALSE(twice.ok());
     EXPECT_NE(twice.err().message.find("more than one top-level _id"), std::string::npos);
   }
+}
+
+TEST(AddPlan, CustomGeneratorMakesTheIdsOfDocumentsWithoutOne) {
+  int calls = 0;
+  auto gen = [&calls] { return "app-" + std::to_string(++calls) + "\"q"; };
+  std::vector<std::string_view> docs{R"({"n":1})", R"({"_id":"u"})", R"({"n":3})"};
+  auto plan = plan_add(docs, true, gen);
+  ASSERT_TRUE(plan.ok()) << plan.err().message;
+  EXPECT_EQ(calls, 2); // only for the documents lacking _id
+  ASSERT_EQ(plan.value().ids, (std::vector<std::string>{"app-1\"q", "app-2\"q"}));
+  // The id is a JSON string value: its quote is escaped in the document.
+  auto scan = cdk::json::scan_for_id(plan.value().docs[2]);
+  ASSERT_EQ(scan.status, cdk::json::id_scan_status::has_id);
+  EXPECT_EQ(scan.raw_id(plan.value().docs[2]), R"("app-2\"q")");
+  EXPECT_EQ(plan.value().docs[1], docs[1]);
+}
+
+TEST(AddPlan, BadCustomIdsFailTheWholeAddNamingTheDocument) {
+  const std::vector<std::pair<std::function<std::string()>, std::string>> bad{
+      {[] { return std::string(); }, "an empty id"},
+      {[] { return std::string(33, 'a'); }, "33 bytes"},
+      {[] { return std::string("id\n"); }, "control character"},
+      {[] { return std::string("\xff"); }, "not valid UTF-8"},
+      {[]() -> std::string { throw std::runtime_error("out of ids"); }, "threw: out of ids"},
+  };
+  for (const auto& [gen, why] : bad) {
+    auto plan = plan_add({R"({"_id":"x"})", R"({"n":1})"}, true, gen);
+    ASSERT_FALSE(plan.ok()) << why;
+    EXPECT_EQ(plan.err().code, mysqlx::errc::BAD_DOCUMENT);
+    EXPECT_NE(plan.err().message.find("Document 1: "), std::string::npos) << plan.err().message;
+    EXPECT_NE(plan.err().message.find(why), std::string::npos) << plan.err().message;
+  }
+}
+
+TEST(AddPlan, CustomGeneratorIsNotCalledWhenTheServerMakesIds) {
+  int calls = 0;
+  auto plan = plan_add({R"({"n":1})"}, false, [&calls] { return std::to_string(++calls); });
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(calls, 0);
+  EXPECT_TRUE(plan.value().ids.empty());
 }
 
 TEST(CrudBuild, FindCarriesConditionProjectionSortLimitLockAndArgsInPlaceholderOrder) {
