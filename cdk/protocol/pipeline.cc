@@ -15,6 +15,7 @@ error pipeline::fail(error e) {
   m_broken = e;
   m_pending.clear();
   m_current = reply{};
+  m_stream_front = false;
   return e;
 }
 
@@ -45,10 +46,17 @@ result<std::optional<reply>> pipeline::on_frame(frame f) {
     m_current.error = decode_server_error(f.payload);
     if (m_current.error->fatal) m_broken = *m_current.error;
   }
+  if (m_stream_front && !ends) {
+    reply part;
+    part.frames.push_back(std::move(f));
+    part.more = true;
+    return std::optional<reply>{std::move(part)};
+  }
   m_current.frames.push_back(std::move(f));
   if (!ends) return std::optional<reply>{};
   reply done = std::move(m_current);
   m_current = reply{};
+  m_stream_front = false;
   m_pending.pop_front();
   if (m_broken) m_pending.clear();
   return std::optional<reply>{std::move(done)};

@@ -7,6 +7,11 @@
 // reply. Notices are not part of `frames`: LOCAL ones go to the reply being
 // read (raw and summed up in `info`), GLOBAL ones to global_notices().
 //
+// A reply can also be streamed (stream_front()): each of its messages is
+// handed back as it arrives, so a result set's rows need not all be in
+// memory at once; the last part carries the terminator, the notices and the
+// error, as a whole reply would.
+//
 // After a FATAL server error or a protocol error the pipeline is broken: the
 // replies still queued can never arrive, and every further on_frame() fails.
 #pragma once
@@ -47,6 +52,9 @@ struct reply {
   std::vector<notice> notices;     // LOCAL notices received within this reply
   statement_info info;             // what those notices said
   std::optional<cdk::error> error; // set when the reply ended with Mysqlx.Error
+  // A part of a streamed reply: frames holds one message and more of the
+  // reply follows (notices and info come with the last part).
+  bool more = false;
 
   bool ok() const noexcept { return !error.has_value(); }
   const frame& last() const { return frames.back(); }
@@ -61,8 +69,14 @@ public:
   // The bytes to write; the buffer is empty afterwards.
   std::string take_output();
 
-  // Feeds one server frame. Returns a reply when one is complete.
+  // Feeds one server frame. Returns a reply when one is complete, or a part
+  // (reply::more) of a streamed one.
   result<std::optional<reply>> on_frame(frame f);
+  // The front reply's messages are handed back one at a time from now on,
+  // until it ends; call it between replies or while one is streamed.
+  void stream_front() noexcept { m_stream_front = !m_pending.empty(); }
+  // The front reply is being streamed and has not ended yet.
+  bool streaming() const noexcept { return m_stream_front; }
 
   std::size_t pending() const noexcept { return m_pending.size(); }
   bool broken() const noexcept { return m_broken.has_value(); }
@@ -74,6 +88,7 @@ private:
   std::string m_out;
   std::deque<reply_end> m_pending;
   reply m_current; // the reply being read (for m_pending.front())
+  bool m_stream_front = false;
   std::vector<notice> m_global;
   std::optional<error> m_broken;
 };

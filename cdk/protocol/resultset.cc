@@ -192,50 +192,62 @@ result<value> decode_field(const column_meta& col, std::string_view in) {
                                std::to_string(static_cast<std::uint32_t>(col.type)));
 }
 
+result<result_decoder::event> result_decoder::on_frame(const frame& f) {
+  m_starts_set = false;
+  switch (static_cast<server_msg>(f.type)) {
+  case server_msg::resultset_column_meta_data: {
+    if (m_open && m_started) return unexpected_message(f.type, "Row or FetchDone");
+    if (!m_open) m_columns.clear();
+    auto c = decode_column_meta(f);
+    if (!c) return std::move(c).err();
+    m_columns.push_back(std::move(c.value()));
+    m_open = true;
+    return event::none;
+  }
+  case server_msg::resultset_row: {
+    if (!m_open) return unexpected_message(f.type, "ColumnMetaData");
+    auto fields = decode_row(f);
+    if (!fields) return std::move(fields).err();
+    if (fields.value().size() != m_columns.size())
+      return error::connection(
+          client_errc::malformed_packet,
+          "malformed X Protocol row: " + std::to_string(fields.value().size()) + " fields for " +
+              std::to_string(m_columns.size()) + " columns");
+    m_row.clear();
+    m_row.reserve(m_columns.size());
+    for (std::size_t i = 0; i < m_columns.size(); ++i) {
+      auto v = decode_field(m_columns[i], fields.value()[i]);
+      if (!v) return std::move(v).err();
+      m_row.push_back(std::move(v.value()));
+    }
+    m_starts_set = !m_started;
+    m_started = true;
+    return event::row;
+  }
+  case server_msg::resultset_fetch_done:
+  case server_msg::resultset_fetch_done_more_resultsets:
+  case server_msg::resultset_fetch_done_more_out_params:
+    if (!m_open) return event::none;
+    m_starts_set = !m_started;
+    m_open = m_started = false;
+    return event::set_end;
+  default:
+    return event::none; // StmtExecuteOk, Error: the reply's own business
+  }
+}
+
 result<std::vector<result_set>> decode_result_sets(const reply& r) {
   std::vector<result_set> sets;
-  result_set cur;
-  bool open = false;
+  result_decoder dec;
   for (const frame& f : r.frames) {
-    switch (static_cast<server_msg>(f.type)) {
-    case server_msg::resultset_column_meta_data: {
-      if (open && !cur.rows.empty()) return unexpected_message(f.type, "Row or FetchDone");
-      auto c = decode_column_meta(f);
-      if (!c) return std::move(c).err();
-      cur.columns.push_back(std::move(c.value()));
-      open = true;
-      break;
-    }
-    case server_msg::resultset_row: {
-      auto fields = decode_row(f);
-      if (!fields) return std::move(fields).err();
-      if (fields.value().size() != cur.columns.size())
-        return error::connection(
-            client_errc::malformed_packet,
-            "malformed X Protocol row: " + std::to_string(fields.value().size()) + " fields for " +
-                std::to_string(cur.columns.size()) + " columns");
-      std::vector<value> row;
-      row.reserve(cur.columns.size());
-      for (std::size_t i = 0; i < cur.columns.size(); ++i) {
-        auto v = decode_field(cur.columns[i], fields.value()[i]);
-        if (!v) return std::move(v).err();
-        row.push_back(std::move(v.value()));
-      }
-      cur.rows.push_back(std::move(row));
-      break;
-    }
-    case server_msg::resultset_fetch_done:
-    case server_msg::resultset_fetch_done_more_resultsets:
-    case server_msg::resultset_fetch_done_more_out_params:
-      if (open) sets.push_back(std::move(cur));
-      cur = result_set{};
-      open = false;
-      break;
-    default:
-      break; // StmtExecuteOk, Error: the reply's own business
-    }
+    auto e = dec.on_frame(f);
+    if (!e) return std::move(e).err();
+    if (e.value() == result_decoder::event::none) continue;
+    if (dec.starts_set()) sets.push_back(result_set{dec.columns(), {}});
+    if (e.value() == result_decoder::event::row) sets.back().rows.push_back(std::move(dec.row()));
   }
-  if (open) sets.push_back(std::move(cur));
+  // Metadata the reply ended right after (no row, no FetchDone) is a set too.
+  if (dec.unstarted_set()) sets.push_back(result_set{dec.columns(), {}});
   return sets;
 }
 

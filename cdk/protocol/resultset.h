@@ -61,6 +61,36 @@ struct result_set {
   std::vector<std::vector<value>> rows;
 };
 
+// A statement reply decoded one message at a time, for rows read as the
+// application fetches them (pipeline::stream_front()). Metadata is collected;
+// each Row is decoded against it; each FetchDone* ends a result set. The
+// first row or end of a set tells that its metadata is complete
+// (starts_set()). Protocol errors are fatal malformed_packet errors.
+class result_decoder {
+public:
+  enum class event {
+    none,    // metadata collected, or a message that is not about result sets
+    row,     // row() holds the values of a Row
+    set_end, // the result set with columns() ended (FetchDone*)
+  };
+  result<event> on_frame(const frame& f);
+  // The columns of the current (or just ended) result set.
+  const std::vector<column_meta>& columns() const noexcept { return m_columns; }
+  // The values of the Row of the last row event (the caller may move them).
+  std::vector<value>& row() noexcept { return m_row; }
+  // The last event is the first of its result set: columns() is complete.
+  bool starts_set() const noexcept { return m_starts_set; }
+  // Metadata was received, but no row or end of its set yet.
+  bool unstarted_set() const noexcept { return m_open && !m_started; }
+
+private:
+  std::vector<column_meta> m_columns;
+  std::vector<value> m_row;
+  bool m_open = false;    // metadata seen and the set not ended
+  bool m_started = false; // the open set has had a row or its end
+  bool m_starts_set = false;
+};
+
 // The result sets of a complete statement reply (replies::statement): each
 // FetchDone / FetchDoneMoreResultsets ends one. A reply without metadata
 // has none. Protocol errors are fatal malformed_packet errors.

@@ -150,10 +150,7 @@ status connection::flush() {
   return ok();
 }
 
-result<pr::reply> connection::read_reply() {
-  if (auto st = flush(); !st) return st.err();
-  if (m_pipe.pending() <= m_internal)
-    return error::client(client_errc::usage, "read_reply() with no request pending");
+result<pr::reply> connection::next_from_pipeline() {
   for (;;) {
     auto f = read_frame();
     if (!f) return f.err();
@@ -161,13 +158,46 @@ result<pr::reply> connection::read_reply() {
     if (!r) return broken(std::move(r).err());
     if (!r.value()) continue;
     if (r.value()->error && r.value()->error->fatal) return broken(*r.value()->error);
-    if (m_internal > 0) {
-      --m_internal;
-      if (r.value()->error) return broken(*r.value()->error); // the probe's Close failed
-      continue;
-    }
     return std::move(*r.value());
   }
+}
+
+status connection::before_read(const char* what) {
+  if (auto st = flush(); !st) return st.err();
+  const std::size_t streamed = m_pipe.streaming() ? 1 : 0;
+  if (m_pipe.pending() <= m_internal + streamed)
+    return error::client(client_errc::usage, std::string(what) + " with no request pending");
+  // Internal replies are never streamed: they come before any of the caller's.
+  for (; m_internal > 0; --m_internal) {
+    auto r = next_from_pipeline();
+    if (!r) return r.err();
+    if (r.value().error) return broken(*r.value().error); // the probe's Close failed
+  }
+  return ok();
+}
+
+result<pr::reply> connection::read_reply() {
+  if (m_pipe.streaming()) {
+    // Nobody reads the rest of the streamed reply: skip it, so the reply
+    // returned is the caller's.
+    for (;;) {
+      auto r = next_from_pipeline();
+      if (!r) return r.err();
+      if (!r.value().more) break;
+    }
+  }
+  if (auto st = before_read("read_reply()"); !st) return st.err();
+  return next_from_pipeline();
+}
+
+result<pr::reply> connection::read_part() {
+  if (!m_pipe.streaming()) {
+    if (auto st = before_read("read_part()"); !st) return st.err();
+    m_pipe.stream_front();
+  } else if (auto st = flush(); !st) {
+    return st.err();
+  }
+  return next_from_pipeline();
 }
 
 std::vector<pr::notice> connection::take_global_notices() {

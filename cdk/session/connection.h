@@ -6,6 +6,9 @@
 //   c.value()->pipeline().expect(protocol::replies::ok);
 //   auto reply = c.value()->read_reply();                // flushes, then reads
 //
+// A reply can instead be read part by part (read_part()), so a result set's
+// rows are taken from the socket as the application fetches them.
+//
 // Errors: open() fails with the handshake's error (server errors keep their
 // code and SQLSTATE); no error text contains the password. After a fatal
 // error (I/O, malformed frame, FATAL server error) the stream is closed and
@@ -60,8 +63,13 @@ public:
   protocol::pipeline& pipeline() noexcept { return m_pipe; }
   status flush();
   // The next reply, in request order. A non-fatal server error is a reply
-  // with error set; fatal errors are returned as errors.
+  // with error set; fatal errors are returned as errors. The rest of a reply
+  // being streamed (read_part()) is skipped first.
   result<protocol::reply> read_reply();
+  // The next part of the front reply, which is streamed from now on until it
+  // ends: one message with reply::more set, or the last one with the
+  // reply's notices, info and error. Errors as read_reply().
+  result<protocol::reply> read_part();
   // GLOBAL notices received so far (drained).
   std::vector<protocol::notice> take_global_notices();
 
@@ -81,6 +89,11 @@ public:
 private:
   status run_handshake(const connect_options& opts);
   result<protocol::frame> read_frame();
+  // Frames until the pipeline hands back a reply or a part of one.
+  result<protocol::reply> next_from_pipeline();
+  // Flushes, checks a reply of the caller's is queued, and reads the replies
+  // of internal requests that come before it.
+  status before_read(const char* what);
   error broken(error e);
 
   std::unique_ptr<stream> m_stream;
