@@ -14,6 +14,7 @@
 // The cast types are the ones the X Plugin's CAST validator accepts; they
 // are sent as an octets literal in upper case, as are interval units.
 #include "cdk/parser/expr_parser_impl.h"
+#include "mysqlx_datatypes.pb.h"
 
 #include <charconv>
 #include <limits>
@@ -21,8 +22,6 @@
 namespace cdk::expr_detail {
 
 using Mysqlx::Datatypes::Scalar;
-using Mysqlx::Expr::Expr;
-using Mysqlx::Expr::Operator;
 
 namespace {
 
@@ -36,7 +35,7 @@ bool to_uint64(std::string_view text, int base, std::uint64_t& value) {
 
 } // namespace
 
-int parser::parse_atom(Expr& out) {
+int parser::parse_atom(node_id& out) {
   switch (m_tok.kind) {
   case tok::lparen: {
     advance();
@@ -49,11 +48,9 @@ int parser::parse_atom(Expr& out) {
   case tok::number:
     return parse_number(out, false);
   case tok::string: {
-    out.set_type(Expr::LITERAL);
-    Scalar& lit = *out.mutable_literal();
-    lit.set_type(Scalar::V_STRING);
-    expr_lex::unquote(text(m_tok), tok::string, m_tok.escaped,
-                      *lit.mutable_v_string()->mutable_value());
+    out = add_literal(no_node, Scalar::V_STRING);
+    const text_ref value = unquoted(m_tok);
+    m_tree[out].text[0] = value;
     advance();
     return 1;
   }
@@ -81,14 +78,12 @@ int parser::parse_atom(Expr& out) {
   switch (m_tok.keyword) {
   case kw::true_:
   case kw::false_:
-    out.set_type(Expr::LITERAL);
-    out.mutable_literal()->set_type(Scalar::V_BOOL);
-    out.mutable_literal()->set_v_bool(m_tok.keyword == kw::true_);
+    out = add_literal(no_node, Scalar::V_BOOL);
+    m_tree[out].v.b = m_tok.keyword == kw::true_;
     advance();
     return 1;
   case kw::null:
-    out.set_type(Expr::LITERAL);
-    out.mutable_literal()->set_type(Scalar::V_NULL);
+    out = add_literal(no_node, Scalar::V_NULL);
     advance();
     return 1;
   case kw::cast:
@@ -101,17 +96,15 @@ int parser::parse_atom(Expr& out) {
   }
 }
 
-int parser::parse_number(Expr& out, bool negative) {
+int parser::parse_number(node_id& out, bool negative) {
   const std::string_view t = text(m_tok);
-  out.set_type(Expr::LITERAL);
-  Scalar& lit = *out.mutable_literal();
   if (m_tok.kind == tok::number) {
     double v = 0;
     const auto res = std::from_chars(t.data(), t.data() + t.size(), v);
     if (res.ec != std::errc() || res.ptr != t.data() + t.size())
       return fail(m_tok.pos, "number out of range");
-    lit.set_type(Scalar::V_DOUBLE);
-    lit.set_v_double(negative ? -v : v);
+    out = add_literal(no_node, Scalar::V_DOUBLE);
+    m_tree[out].v.d = negative ? -v : v;
     advance();
     return 1;
   }
@@ -122,44 +115,47 @@ int parser::parse_number(Expr& out, bool negative) {
   constexpr std::uint64_t min_magnitude = std::uint64_t{1} << 63; // -INT64_MIN
   if (negative && v != 0) {
     if (v > min_magnitude) return fail(m_tok.pos, "integer out of range");
-    lit.set_type(Scalar::V_SINT);
-    lit.set_v_signed_int(v == min_magnitude ? std::numeric_limits<std::int64_t>::min()
-                                            : -static_cast<std::int64_t>(v));
+    out = add_literal(no_node, Scalar::V_SINT);
+    m_tree[out].v.i = v == min_magnitude ? std::numeric_limits<std::int64_t>::min()
+                                         : -static_cast<std::int64_t>(v);
   } else {
     // Non-negative integers are unsigned, as in Connector/C++ and Node.js.
-    lit.set_type(Scalar::V_UINT);
-    lit.set_v_unsigned_int(v);
+    out = add_literal(no_node, Scalar::V_UINT);
+    m_tree[out].v.u = v;
   }
   advance();
   return 1;
 }
 
-int parser::parse_placeholder(Expr& out) {
+int parser::parse_placeholder(node_id& out) {
   if (m_placeholders == nullptr) return fail(m_tok.pos, "placeholders are not allowed here");
-  out.set_type(Expr::PLACEHOLDER);
+  out = m_tree.add(node_kind::placeholder);
   if (accept(tok::qmark)) {
-    out.set_position(m_placeholders->add_anonymous());
+    m_tree[out].v.u = m_placeholders->add_anonymous();
     return 1;
   }
   const std::uint32_t colon_end = m_tok.end();
   advance();
   if ((!at(tok::word) && !at(tok::integer)) || m_tok.pos != colon_end)
     return fail(colon_end, "expected a placeholder name after ':'");
-  out.set_position(m_placeholders->assign(text(m_tok)));
+  m_tree[out].v.u = m_placeholders->assign(text(m_tok));
   advance();
   return 1;
 }
 
-int parser::parse_cast(Expr& out) {
+int parser::parse_cast(node_id& out) {
   advance(); // CAST
   if (!expect(tok::lparen, "'(' after CAST")) return -1;
-  Operator& op = make_op(out, "cast");
-  const int depth = parse_or(*op.add_param());
+  const node_id op = make_op(out, "cast");
+  node_id arg = no_node;
+  const int depth = parse_or(arg);
   if (depth < 0) return -1;
+  m_tree.append(op, arg);
   if (!accept(kw::as)) return fail_expected("AS in CAST(... AS type)");
-  std::string type;
+  std::int32_t index = 0;
+  std::string& type = m_tree.new_string(index);
   if (!parse_cast_type(type)) return -1;
-  set_octets(*op.add_param(), type);
+  m_tree[add_literal(op, Scalar::V_OCTETS)].text[0] = m_tree.whole(index);
   if (!expect(tok::rparen, "')'")) return -1;
   return grow(depth);
 }
@@ -211,68 +207,64 @@ bool parser::parse_cast_type(std::string& type) {
                        "TIME or JSON)") >= 0;
 }
 
-bool parser::parse_interval_unit(Expr& out) {
-  std::string unit;
-  if (at(tok::word)) {
-    const std::string_view w = text(m_tok);
-    unit.reserve(w.size());
-    for (char c : w) unit += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c;
-  }
+bool parser::parse_interval_unit(node_id& out) {
+  std::int32_t index = 0;
+  std::string& unit = m_tree.new_string(index);
+  if (at(tok::word))
+    for (char c : text(m_tok)) unit += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c;
   if (!expr_ops::is_interval_unit(unit))
     return fail_expected("an interval unit (MICROSECOND, SECOND, ..., DAY_HOUR, YEAR_MONTH)") >= 0;
-  set_octets(out, unit);
+  out = add_literal(no_node, Scalar::V_OCTETS);
+  m_tree[out].text[0] = m_tree.whole(index);
   advance();
   return true;
 }
 
-int parser::parse_call(Expr& out, std::string_view schema, std::string_view name) {
-  out.set_type(Expr::FUNC_CALL);
-  auto& call = *out.mutable_function_call();
-  auto& id = *call.mutable_name();
-  id.set_name(name.data(), name.size());
-  if (!schema.empty()) id.set_schema_name(schema.data(), schema.size());
+int parser::parse_call(node_id& out, text_ref schema, text_ref name, bool has_schema) {
+  out = m_tree.add(node_kind::call);
+  node& call = m_tree[out];
+  call.text[0] = name;
+  call.text[1] = schema;
+  call.has = has_schema ? 3 : 1;
   advance(); // '('
-  int depth = 0;
-  if (!at(tok::rparen)) {
-    do {
-      const int d = parse_or(*call.add_param());
-      if (d < 0) return -1;
-      depth = std::max(depth, d);
-    } while (accept(tok::comma));
-  }
-  if (!expect(tok::rparen, "')'")) return -1;
-  return grow(depth);
+  if (accept(tok::rparen)) return grow(0);
+  const int depth = parse_list(out, tok::rparen);
+  return depth < 0 ? -1 : grow(depth);
 }
 
-// "(a, b, ...)" after IN; at least one element, as in SQL.
-int parser::parse_paren_list(Operator& op) {
-  advance(); // '('
+// "a, b, ..." up to the closing token, each element a child of `parent`:
+// call and IN arguments, array values. Returns the deepest element's depth.
+int parser::parse_list(node_id parent, tok close) {
   int depth = 0;
   do {
-    const int d = parse_or(*op.add_param());
+    node_id e = no_node;
+    const int d = parse_or(e);
     if (d < 0) return -1;
+    m_tree.append(parent, e);
     depth = std::max(depth, d);
   } while (accept(tok::comma));
-  if (!expect(tok::rparen, "')'")) return -1;
+  if (!expect(close, close == tok::rparen ? "')'" : "']'")) return -1;
   return depth;
 }
 
-int parser::parse_object(Expr& out) {
+int parser::parse_object(node_id& out) {
   advance(); // '{'
-  out.set_type(Expr::OBJECT);
-  auto& obj = *out.mutable_object();
+  out = m_tree.add(node_kind::object);
   int depth = 0;
   if (!at(tok::rcurly)) {
     do {
       if (!at(tok::string)) return fail_expected("a quoted key");
-      auto& field = *obj.add_fld();
-      expr_lex::unquote(text(m_tok), tok::string, m_tok.escaped, *field.mutable_key());
+      const node_id field = add_child(out, node_kind::field);
+      const text_ref key = unquoted(m_tok);
+      m_tree[field].text[0] = key;
       // The X Plugin rejects empty keys; say so here, with a position.
-      if (field.key().empty()) return fail(m_tok.pos, "empty key in a JSON object");
+      if (key.len == 0) return fail(m_tok.pos, "empty key in a JSON object");
       advance();
       if (!expect(tok::colon, "':'")) return -1;
-      const int d = parse_or(*field.mutable_value());
+      node_id value = no_node;
+      const int d = parse_or(value);
       if (d < 0) return -1;
+      m_tree.append(field, value);
       depth = std::max(depth, d);
     } while (accept(tok::comma));
   }
@@ -280,20 +272,12 @@ int parser::parse_object(Expr& out) {
   return grow(depth);
 }
 
-int parser::parse_array(Expr& out) {
+int parser::parse_array(node_id& out) {
   advance(); // '['
-  out.set_type(Expr::ARRAY);
-  auto& arr = *out.mutable_array();
-  int depth = 0;
-  if (!at(tok::rsquare)) {
-    do {
-      const int d = parse_or(*arr.add_value());
-      if (d < 0) return -1;
-      depth = std::max(depth, d);
-    } while (accept(tok::comma));
-  }
-  if (!expect(tok::rsquare, "']'")) return -1;
-  return grow(depth);
+  out = m_tree.add(node_kind::array);
+  if (accept(tok::rsquare)) return grow(0);
+  const int depth = parse_list(out, tok::rsquare);
+  return depth < 0 ? -1 : grow(depth);
 }
 
 } // namespace cdk::expr_detail

@@ -24,14 +24,13 @@
 // This is MySQL's grammar (sql_yacc.yy: expr, bool_pri, predicate, bit_expr,
 // simple_expr) restricted to what Mysqlx.Expr can carry.
 #include "cdk/parser/expr_parser_impl.h"
+#include "mysqlx_datatypes.pb.h"
 
 #include <algorithm>
 
 namespace cdk::expr_detail {
 
 using Mysqlx::Datatypes::Scalar;
-using Mysqlx::Expr::Expr;
-using Mysqlx::Expr::Operator;
 
 namespace {
 
@@ -126,21 +125,23 @@ bool is_predicate_kw(const token& t) {
 
 // Precedence climbing over operators of level >= min, all left-associative:
 // the right operand of an operator at level L only takes operators above L.
-int parser::parse_logic(Expr& out, prec min) {
+int parser::parse_logic(node_id& out, prec min) {
   int depth = parse_not(out);
   while (depth >= 0) {
     const binop op = logic_op(m_tok);
     if (op.name == nullptr || op.level < min) break;
     advance();
-    Operator& o = wrap_binary(out, op.name);
-    const int rhs = parse_logic(*o.add_param(), above(op.level));
+    const node_id o = wrap_binary(out, op.name);
+    node_id r = no_node;
+    const int rhs = parse_logic(r, above(op.level));
     if (rhs < 0) return -1;
+    m_tree.append(o, r);
     depth = grow(std::max(depth, rhs));
   }
   return depth;
 }
 
-int parser::parse_arith(Expr& out, prec min) {
+int parser::parse_arith(node_id& out, prec min) {
   int depth =
       (min <= prec::add && at(kw::interval)) ? parse_leading_interval(out) : parse_unary(out);
   while (depth >= 0) {
@@ -151,44 +152,48 @@ int parser::parse_arith(Expr& out, prec min) {
       depth = parse_interval_tail(out, depth, *op.name == '+' ? "date_add" : "date_sub");
       continue;
     }
-    Operator& o = wrap_binary(out, op.name);
-    const int rhs = parse_arith(*o.add_param(), above(op.level));
+    const node_id o = wrap_binary(out, op.name);
+    node_id r = no_node;
+    const int rhs = parse_arith(r, above(op.level));
     if (rhs < 0) return -1;
+    m_tree.append(o, r);
     depth = grow(std::max(depth, rhs));
   }
   return depth;
 }
 
-int parser::parse_not(Expr& out) {
+int parser::parse_not(node_id& out) {
   if (!at(kw::not_)) return parse_compare(out);
   nest guard(*this);
   if (guard.too_deep()) return fail_too_deep();
   advance();
-  Operator& op = make_op(out, "not");
-  const int depth = parse_not(*op.add_param());
-  return depth < 0 ? -1 : grow(depth);
+  const node_id op = make_op(out, "not");
+  node_id arg = no_node;
+  const int depth = parse_not(arg);
+  if (depth < 0) return -1;
+  m_tree.append(op, arg);
+  return grow(depth);
 }
 
-int parser::parse_compare(Expr& out) {
+int parser::parse_compare(node_id& out) {
   int depth = parse_predicate(out);
   while (depth >= 0) {
     if (const char* name = match_compare(m_tok)) {
       advance();
-      Operator& op = wrap_binary(out, name);
-      const int rhs = parse_predicate(*op.add_param());
+      const node_id op = wrap_binary(out, name);
+      node_id r = no_node;
+      const int rhs = parse_predicate(r);
       if (rhs < 0) return -1;
+      m_tree.append(op, r);
       depth = grow(std::max(depth, rhs));
     } else if (at(kw::is)) {
       advance();
       const bool negated = accept(kw::not_);
-      Operator& op = wrap_binary(out, negated ? "is_not" : "is");
-      Scalar& lit = *op.add_param()->mutable_literal();
-      op.mutable_param(1)->set_type(Expr::LITERAL);
+      const node_id op = wrap_binary(out, negated ? "is_not" : "is");
       if (at(kw::null)) {
-        lit.set_type(Scalar::V_NULL);
+        add_literal(op, Scalar::V_NULL);
       } else if (at(kw::true_) || at(kw::false_)) {
-        lit.set_type(Scalar::V_BOOL);
-        lit.set_v_bool(at(kw::true_));
+        m_tree[add_literal(op, Scalar::V_BOOL)].v.b = at(kw::true_);
       } else {
         return fail_expected(negated ? "NULL, TRUE or FALSE after IS NOT"
                                      : "NOT, NULL, TRUE or FALSE after IS");
@@ -202,7 +207,7 @@ int parser::parse_compare(Expr& out) {
   return depth;
 }
 
-int parser::parse_predicate(Expr& out) {
+int parser::parse_predicate(node_id& out) {
   const int depth = parse_bit_or(out);
   if (depth < 0) return -1;
   bool negated = false;
@@ -219,48 +224,52 @@ int parser::parse_predicate(Expr& out) {
   const kw which = m_tok.keyword;
   advance();
   int args = depth;
-  auto operand = [&](Expr& e, level_fn level) {
+  // Parses one more operand of `op` with `level`.
+  auto operand = [&](node_id op, level_fn level) {
+    node_id e = no_node;
     const int d = (this->*level)(e);
     if (d < 0) return false;
+    m_tree.append(op, e);
     args = std::max(args, d);
     return true;
   };
   switch (which) {
   case kw::in:
     if (at(tok::lparen)) {
-      Operator& op = wrap_binary(out, negated ? "not_in" : "in");
-      const int d = parse_paren_list(op);
+      const node_id op = wrap_binary(out, negated ? "not_in" : "in");
+      advance(); // '('; at least one element, as in SQL
+      const int d = parse_list(op, tok::rparen);
       if (d < 0) return -1;
       args = std::max(args, d);
     } else {
-      Operator& op = wrap_binary(out, negated ? "not_cont_in" : "cont_in");
-      if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+      const node_id op = wrap_binary(out, negated ? "not_cont_in" : "cont_in");
+      if (!operand(op, &parser::parse_bit_or)) return -1;
     }
     break;
   case kw::like: {
-    Operator& op = wrap_binary(out, negated ? "not_like" : "like");
-    if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
-    if (accept(kw::escape) && !operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    const node_id op = wrap_binary(out, negated ? "not_like" : "like");
+    if (!operand(op, &parser::parse_bit_or)) return -1;
+    if (accept(kw::escape) && !operand(op, &parser::parse_bit_or)) return -1;
     break;
   }
   case kw::rlike:
   case kw::regexp: {
-    Operator& op = wrap_binary(out, negated ? "not_regexp" : "regexp");
-    if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    const node_id op = wrap_binary(out, negated ? "not_regexp" : "regexp");
+    if (!operand(op, &parser::parse_bit_or)) return -1;
     break;
   }
   case kw::overlaps: {
-    Operator& op = wrap_binary(out, negated ? "not_overlaps" : "overlaps");
-    if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    const node_id op = wrap_binary(out, negated ? "not_overlaps" : "overlaps");
+    if (!operand(op, &parser::parse_bit_or)) return -1;
     break;
   }
   default: { // BETWEEN; its upper bound may itself be a predicate, as in MySQL
     nest guard(*this);
     if (guard.too_deep()) return fail_too_deep();
-    Operator& op = wrap_binary(out, negated ? "not_between" : "between");
-    if (!operand(*op.add_param(), &parser::parse_bit_or)) return -1;
+    const node_id op = wrap_binary(out, negated ? "not_between" : "between");
+    if (!operand(op, &parser::parse_bit_or)) return -1;
     if (!accept(kw::and_)) return fail_expected("AND in BETWEEN ... AND ...");
-    if (!operand(*op.add_param(), &parser::parse_predicate)) return -1;
+    if (!operand(op, &parser::parse_predicate)) return -1;
     break;
   }
   }
@@ -268,34 +277,38 @@ int parser::parse_predicate(Expr& out) {
 }
 
 // After "lhs + INTERVAL" (already consumed): the amount and the unit.
-int parser::parse_interval_tail(Expr& out, int depth, const char* name) {
+int parser::parse_interval_tail(node_id& out, int depth, const char* name) {
   nest guard(*this);
   if (guard.too_deep()) return fail_too_deep();
-  Operator& op = wrap_binary(out, name);
-  const int amount = parse_bit_or(*op.add_param());
-  if (amount < 0 || !parse_interval_unit(*op.add_param())) return -1;
-  return grow(std::max(depth, amount));
+  const node_id op = wrap_binary(out, name);
+  node_id amount = no_node;
+  node_id unit = no_node;
+  const int amount_depth = parse_bit_or(amount);
+  if (amount_depth < 0 || !parse_interval_unit(unit)) return -1;
+  m_tree.append(op, amount);
+  m_tree.append(op, unit);
+  return grow(std::max(depth, amount_depth));
 }
 
 // MySQL also allows "INTERVAL n unit + date"; it is the same date_add.
-int parser::parse_leading_interval(Expr& out) {
+int parser::parse_leading_interval(node_id& out) {
   nest guard(*this);
   if (guard.too_deep()) return fail_too_deep();
   advance(); // INTERVAL
-  Expr amount;
-  Expr unit;
+  node_id amount = no_node;
+  node_id unit = no_node;
   const int amount_depth = parse_bit_or(amount);
   if (amount_depth < 0 || !parse_interval_unit(unit)) return -1;
   if (!expect(tok::plus, "'+' after INTERVAL ... unit")) return -1;
   const int date = parse_arith(out, prec::mul);
   if (date < 0) return -1;
-  Operator& op = wrap_binary(out, "date_add");
-  op.add_param()->Swap(&amount);
-  op.add_param()->Swap(&unit);
+  const node_id op = wrap_binary(out, "date_add");
+  m_tree.append(op, amount);
+  m_tree.append(op, unit);
   return grow(std::max(date, amount_depth));
 }
 
-int parser::parse_unary(Expr& out) {
+int parser::parse_unary(node_id& out) {
   nest guard(*this);
   if (guard.too_deep()) return fail_too_deep();
   const char* name = nullptr;
@@ -324,10 +337,12 @@ int parser::parse_unary(Expr& out) {
       advance();
     } else if (m_tok.keyword == kw::binary) { // BINARY x is CAST(x AS BINARY)
       advance();
-      Operator& op = make_op(out, "cast");
-      const int depth = parse_unary(*op.add_param());
+      const node_id op = make_op(out, "cast");
+      node_id arg = no_node;
+      const int depth = parse_unary(arg);
       if (depth < 0) return -1;
-      set_octets(*op.add_param(), "BINARY");
+      m_tree.append(op, arg);
+      add_octets(op, "BINARY");
       return grow(depth);
     }
     break;
@@ -335,9 +350,12 @@ int parser::parse_unary(Expr& out) {
     break;
   }
   if (name == nullptr) return parse_atom(out);
-  Operator& op = make_op(out, name);
-  const int depth = parse_unary(*op.add_param());
-  return depth < 0 ? -1 : grow(depth);
+  const node_id op = make_op(out, name);
+  node_id arg = no_node;
+  const int depth = parse_unary(arg);
+  if (depth < 0) return -1;
+  m_tree.append(op, arg);
+  return grow(depth);
 }
 
 } // namespace cdk::expr_detail

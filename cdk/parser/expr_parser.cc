@@ -27,11 +27,12 @@ std::optional<std::uint32_t> placeholder_map::find(std::string_view name) const 
 
 namespace expr_detail {
 
-using Mysqlx::Expr::Expr;
-using Mysqlx::Expr::Operator;
+using Mysqlx::Datatypes::Scalar;
 
-parser::parser(std::string_view text, expr_mode mode, placeholder_map* placeholders) noexcept
-    : m_lex(text), m_ahead_lex(text), m_mode(mode), m_placeholders(placeholders) {
+parser::parser(std::string_view text, expr_mode mode, placeholder_map* placeholders, tree& nodes,
+               std::int32_t base) noexcept
+    : m_lex(text), m_ahead_lex(text), m_mode(mode), m_placeholders(placeholders), m_tree(nodes),
+      m_base(base) {
   if (text.size() > max_expr_length) {
     m_err_pos = 0;
     m_err_what = "expression longer than " + std::to_string(max_expr_length) + " bytes";
@@ -112,79 +113,115 @@ error parser::take_error() const {
   return expr_lex::parse_error(m_lex.input(), m_err_pos, m_err_what);
 }
 
-Operator& parser::make_op(Expr& out, const char* name) {
-  out.set_type(Expr::OPERATOR);
-  Operator& op = *out.mutable_operator_();
-  op.set_name(name);
+void tree::trim() noexcept {
+  // Enough for any expression a program writes by hand; more is released.
+  constexpr std::size_t keep_nodes = 1024;
+  constexpr std::size_t keep_strings = 64;
+  constexpr std::size_t keep_chars = 4096;
+  if (m_nodes.capacity() > keep_nodes) std::vector<node>().swap(m_nodes);
+  if (m_strings.size() > keep_strings) {
+    std::deque<std::string>().swap(m_strings);
+    m_strings_used = 0;
+    return;
+  }
+  for (std::size_t i = 0; i < m_strings_used; ++i)
+    if (m_strings[i].capacity() > keep_chars) std::string().swap(m_strings[i]);
+}
+
+text_ref parser::unquoted(const token& t) {
+  if (!t.escaped) return slice(t.pos + 1, t.len - 2);
+  std::int32_t index = 0;
+  expr_lex::unquote(text(t), t.kind, true, m_tree.new_string(index));
+  return m_tree.whole(index);
+}
+
+node_id parser::make_op(node_id& out, const char* name) {
+  out = m_tree.add(node_kind::op);
+  m_tree[out].v.name = name;
+  return out;
+}
+
+// Turns `out` into name(out, ...): `out` becomes the first child.
+node_id parser::wrap_binary(node_id& out, const char* name) {
+  const node_id lhs = out;
+  const node_id op = make_op(out, name);
+  m_tree.append(op, lhs);
   return op;
 }
 
-// Turns `out` into name(out, ...): the old content becomes the first
-// parameter without a copy (Swap within one arena only moves pointers).
-Operator& parser::wrap_binary(Expr& out, const char* name) {
-  Expr* lhs = google::protobuf::Arena::CreateMessage<Expr>(out.GetArena());
-  lhs->Swap(&out);
-  Operator& op = make_op(out, name);
-  op.mutable_param()->AddAllocated(lhs);
-  return op;
+node_id parser::add_child(node_id parent, node_kind kind) {
+  const node_id id = m_tree.add(kind);
+  m_tree.append(parent, id);
+  return id;
 }
 
-void parser::set_octets(Expr& out, std::string_view value) {
-  out.set_type(Expr::LITERAL);
-  auto& lit = *out.mutable_literal();
-  lit.set_type(Mysqlx::Datatypes::Scalar::V_OCTETS);
-  lit.mutable_v_octets()->set_value(value.data(), value.size());
+// A literal of `type`, appended to parent's children unless no_node.
+node_id parser::add_literal(node_id parent, std::uint8_t type) {
+  const node_id id =
+      parent == no_node ? m_tree.add(node_kind::literal) : add_child(parent, node_kind::literal);
+  m_tree[id].sub = type;
+  return id;
 }
 
-int parser::expression(Expr& out) {
+// An octets literal holding a constant ("BINARY" of BINARY x).
+void parser::add_octets(node_id parent, std::string_view value) {
+  const node_id id = add_literal(parent, Scalar::V_OCTETS);
+  std::int32_t index = 0;
+  m_tree.new_string(index) = value;
+  m_tree[id].text[0] = m_tree.whole(index);
+}
+
+int parser::expression(parsed& out) {
   if (failed()) return -1;
   if (at(tok::end) && !m_lex.failed()) return fail_expected("an expression");
-  const int depth = parse_or(out);
+  const int depth = parse_or(out.root);
   return depth >= 0 && at_end_or_fail() ? depth : -1;
 }
 
-int parser::projection(Mysqlx::Crud::Projection& out) {
+int parser::projection(parsed& out) {
   if (failed()) return -1;
   if (at(tok::end) && !m_lex.failed()) return fail_expected("an expression");
   const std::uint32_t start = m_tok.pos;
-  const int depth = parse_or(*out.mutable_source());
+  const int depth = parse_or(out.root);
   if (depth < 0) return -1;
   const std::uint32_t end = m_prev_end;
   if (accept(kw::as)) {
     if (!at(tok::qword) && !(at(tok::word) && !expr_lex::is_reserved(m_tok.keyword)))
       return fail_expected("an alias after AS");
-    if (!ident_text(m_tok, *out.mutable_alias())) return -1;
+    if (!ident_text(m_tok, out.alias)) return -1;
+    out.has_alias = true;
     advance();
   } else if (m_mode == expr_mode::document) {
-    const std::string_view src = m_lex.input().substr(start, end - start);
-    out.set_alias(src.data(), src.size());
+    out.alias = slice(start, end - start);
+    out.has_alias = true;
   }
   return at_end_or_fail() ? depth : -1;
 }
 
-int parser::sort(Mysqlx::Crud::Order& out) {
+int parser::sort(parsed& out) {
   if (failed()) return -1;
   if (at(tok::end) && !m_lex.failed()) return fail_expected("an expression");
-  const int depth = parse_or(*out.mutable_expr());
+  const int depth = parse_or(out.root);
   if (depth < 0) return -1;
   if (accept(kw::asc))
-    out.set_direction(Mysqlx::Crud::Order::ASC);
+    out.direction = Mysqlx::Crud::Order::ASC;
   else if (accept(kw::desc))
-    out.set_direction(Mysqlx::Crud::Order::DESC);
+    out.direction = Mysqlx::Crud::Order::DESC;
   return at_end_or_fail() ? depth : -1;
 }
 
-int parser::update_path(Mysqlx::Expr::ColumnIdentifier& out) {
+int parser::update_path(parsed& out) {
   if (failed()) return -1;
+  out.root = m_tree.add(node_kind::ident);
   if (m_mode == expr_mode::table) {
     bool unquote = false;
     const std::uint32_t pos = m_tok.pos;
-    if (!parse_column_id(out, unquote)) return -1;
+    if (!parse_column_id(out.root, unquote)) return -1;
     if (unquote) return fail(pos, "'->>' cannot be the target of an update");
   } else {
     if (at(tok::dollar) && peek().kind == tok::end)
       return fail(m_tok.end(), "expected a document path after '$'");
-    if (!parse_doc_path(out)) return -1;
+    if (!parse_doc_path(out.root)) return -1;
   }
   if (m_wildcard_pos != expr_lex::lexer::npos)
     return fail(m_wildcard_pos, "wildcards are not allowed in an update path");
@@ -195,54 +232,27 @@ int parser::update_path(Mysqlx::Expr::ColumnIdentifier& out) {
 
 namespace {
 
-// Trees are built on a per-thread scratch arena, where the in-place
-// construction of expr_grammar.cc (Swap and AddAllocated between parent and
-// child) only moves pointers, and then copied into the caller's message in
-// one top-down pass (expr_assign.h). The copy reuses whatever sub-messages a reused `out`
-// kept from its last Clear(), so parsing into the same message again costs
-// almost no allocation, and its memory stays bounded. (Building in place in
-// a reused heap message would push the kept sub-messages one level down on
-// every parse.) A caller's message that lives on an arena is built in place.
-class scratch_arena {
-public:
-  scratch_arena() : m_arena(options(m_block, sizeof m_block)) {}
-  google::protobuf::Arena& fresh() {
-    m_arena.Reset(); // keeps the first block
-    return m_arena;
-  }
-
-private:
-  static google::protobuf::ArenaOptions options(char* block, std::size_t size) {
-    google::protobuf::ArenaOptions o;
-    o.initial_block = block;
-    o.initial_block_size = size;
-    return o;
-  }
-  alignas(16) char m_block[16 * 1024];
-  google::protobuf::Arena m_arena;
-};
-
+// The node vector and strings are per thread and kept from parse to parse,
+// so a parse allocates nothing of its own once a thread has parsed an
+// expression of that size. The message is written once, top down, over
+// whatever a reused message holds (expr_assign.h), so parsing into the same
+// message again allocates nothing either.
 template <typename Out, typename Fn>
 status run(std::string_view text, expr_mode mode, placeholder_map* ph, Out& out, Fn fn) {
   const std::size_t before = ph != nullptr ? ph->size() : 0;
-  google::protobuf::Arena* arena = out.GetArena();
-  thread_local scratch_arena scratch;
-  if (arena == nullptr) arena = &scratch.fresh();
-  Out* tree = google::protobuf::Arena::CreateMessage<Out>(arena);
-  expr_detail::parser p(text, mode, ph);
-  if ((p.*fn)(*tree) >= 0) {
-    if (tree->GetArena() == out.GetArena())
-      out.Swap(tree); // both on the caller's arena: pointer swap
-    else
-      expr_detail::assign(out, *tree); // CopyFrom without its Clear() pass
-    return ok();
-  }
+  thread_local expr_detail::tree scratch;
+  scratch.reset(text);
+  expr_detail::parser p(text, mode, ph, scratch);
+  expr_detail::parsed result;
+  const bool parsed = (p.*fn)(result) >= 0;
+  if (parsed) expr_detail::assign(out, scratch, result);
+  scratch.trim();
+  if (parsed) return ok();
   if (ph != nullptr) ph->truncate(before);
   return p.take_error();
 }
 
 } // namespace
-
 status parse_expr(std::string_view text, expr_mode mode, placeholder_map& placeholders,
                   Mysqlx::Expr::Expr& out) {
   return run(text, mode, &placeholders, out, &expr_detail::parser::expression);

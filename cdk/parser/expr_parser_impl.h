@@ -2,20 +2,19 @@
 //
 // One method per precedence level (expr_grammar.cc), atoms and literals
 // (expr_atoms.cc), names and document paths (expr_paths.cc). Each method
-// fills the Expr it is given and returns the depth of the tree it built, or
-// -1 after recording an error; the first error wins and parsing unwinds.
+// adds the nodes of what it parsed to the tree (expr_tree.h), sets `out` to
+// the root and returns the depth of the Expr tree it stands for, or -1 after
+// recording an error; the first error wins and parsing unwinds.
 //
-// Trees are built in place: for "a + b" the parser first parses `a` into the
-// output, then moves it into the operator's first parameter (a Swap, which
-// moves pointers) and parses `b` straight into the second. No token list,
-// no intermediate tree.
+// For "a + b" the parser first parses `a`, then makes a "+" node whose
+// first child is `a` and parses `b` as its second. No token list; the
+// messages are written once, after a successful parse (expr_assign.h).
 #pragma once
 
 #include "cdk/parser/expr_ops.h"
 #include "cdk/parser/expr_parser.h"
+#include "cdk/parser/expr_tree.h"
 #include "cdk/parser/lexer.h"
-#include "mysqlx_crud.pb.h"
-#include "mysqlx_expr.pb.h"
 
 #include <cstdint>
 #include <string>
@@ -27,15 +26,27 @@ using expr_lex::kw;
 using expr_lex::tok;
 using expr_lex::token;
 
+// What an entry point parsed: the root node and, for projections and sort
+// specifications, the parts outside the Expr.
+struct parsed {
+  node_id root = no_node;
+  bool has_alias = false;
+  text_ref alias;
+  int direction = 0; // Order.direction; 0: unset
+};
+
 class parser {
 public:
-  parser(std::string_view text, expr_mode mode, placeholder_map* placeholders) noexcept;
+  // `nodes` must have been reset() to `text`, unless `base` >= 0: then
+  // `text` is the tree's own string `base` (a JSON path in quotes).
+  parser(std::string_view text, expr_mode mode, placeholder_map* placeholders, tree& nodes,
+         std::int32_t base = -1) noexcept;
 
   // Entry points: each parses its whole input.
-  int expression(Mysqlx::Expr::Expr& out);
-  int projection(Mysqlx::Crud::Projection& out);
-  int sort(Mysqlx::Crud::Order& out);
-  int update_path(Mysqlx::Expr::ColumnIdentifier& out);
+  int expression(parsed& out);
+  int projection(parsed& out);
+  int sort(parsed& out);
+  int update_path(parsed& out);
 
   bool failed() const noexcept { return m_err_pos != expr_lex::lexer::npos; }
   error take_error() const;
@@ -44,38 +55,38 @@ private:
   // expr_grammar.cc. The left-associative binary levels are parsed by
   // precedence climbing: parse_logic() for OR/XOR/AND over parse_not(),
   // parse_arith() for | & << >> + - * / DIV % ^ over parse_unary().
-  using level_fn = int (parser::*)(Mysqlx::Expr::Expr&);
-  int parse_or(Mysqlx::Expr::Expr& out) { return parse_logic(out, expr_ops::prec::or_); }
-  int parse_bit_or(Mysqlx::Expr::Expr& out) { return parse_arith(out, expr_ops::prec::bit_or); }
-  int parse_logic(Mysqlx::Expr::Expr& out, expr_ops::prec min);
-  int parse_arith(Mysqlx::Expr::Expr& out, expr_ops::prec min);
-  int parse_not(Mysqlx::Expr::Expr& out);
-  int parse_compare(Mysqlx::Expr::Expr& out);
-  int parse_predicate(Mysqlx::Expr::Expr& out);
-  int parse_unary(Mysqlx::Expr::Expr& out);
-  int parse_interval_tail(Mysqlx::Expr::Expr& out, int depth, const char* name);
-  int parse_leading_interval(Mysqlx::Expr::Expr& out);
+  using level_fn = int (parser::*)(node_id&);
+  int parse_or(node_id& out) { return parse_logic(out, expr_ops::prec::or_); }
+  int parse_bit_or(node_id& out) { return parse_arith(out, expr_ops::prec::bit_or); }
+  int parse_logic(node_id& out, expr_ops::prec min);
+  int parse_arith(node_id& out, expr_ops::prec min);
+  int parse_not(node_id& out);
+  int parse_compare(node_id& out);
+  int parse_predicate(node_id& out);
+  int parse_unary(node_id& out);
+  int parse_interval_tail(node_id& out, int depth, const char* name);
+  int parse_leading_interval(node_id& out);
 
   // expr_atoms.cc
-  int parse_atom(Mysqlx::Expr::Expr& out);
-  int parse_number(Mysqlx::Expr::Expr& out, bool negative);
-  int parse_placeholder(Mysqlx::Expr::Expr& out);
-  int parse_cast(Mysqlx::Expr::Expr& out);
+  int parse_atom(node_id& out);
+  int parse_number(node_id& out, bool negative);
+  int parse_placeholder(node_id& out);
+  int parse_cast(node_id& out);
   bool parse_cast_type(std::string& type);
-  int parse_call(Mysqlx::Expr::Expr& out, std::string_view schema, std::string_view name);
-  int parse_object(Mysqlx::Expr::Expr& out);
-  int parse_array(Mysqlx::Expr::Expr& out);
-  int parse_paren_list(Mysqlx::Expr::Operator& op);
-  bool parse_interval_unit(Mysqlx::Expr::Expr& out);
+  int parse_call(node_id& out, text_ref schema, text_ref name, bool has_schema);
+  int parse_object(node_id& out);
+  int parse_array(node_id& out);
+  int parse_list(node_id parent, tok close); // "a, b, ...": children of parent
+  bool parse_interval_unit(node_id& out);
 
   // expr_paths.cc
-  int parse_name(Mysqlx::Expr::Expr& out);
-  bool parse_doc_path(Mysqlx::Expr::ColumnIdentifier& id);
-  bool parse_path_items(Mysqlx::Expr::ColumnIdentifier& id);
-  bool parse_column_id(Mysqlx::Expr::ColumnIdentifier& id, bool& unquote);
-  bool parse_arrow_path(Mysqlx::Expr::ColumnIdentifier& id);
-  bool ident_text(const token& t, std::string& out);
-  static void wrap_unquote(Mysqlx::Expr::Expr& out);
+  int parse_name(node_id& out);
+  bool parse_doc_path(node_id id);
+  bool parse_path_items(node_id id);
+  bool parse_column_id(node_id id, bool& unquote);
+  bool parse_arrow_path(node_id id);
+  bool ident_text(const token& t, text_ref& out);
+  void wrap_unquote(node_id& out);
 
   // Token stream.
   const token& cur() const noexcept { return m_tok; }
@@ -107,6 +118,9 @@ private:
   bool expect(tok k, const char* what);
   token peek(int ahead = 1) noexcept; // a token after cur()
   std::string_view text(const token& t) const noexcept { return m_lex.text(t); }
+  // A token's text, or the text between its quotes with escapes resolved.
+  text_ref slice(std::uint32_t pos, std::uint32_t len) const noexcept { return {pos, len, m_base}; }
+  text_ref unquoted(const token& t);
 
   // Errors. All return -1 / false so callers can `return fail(...)`.
   int fail(std::size_t pos, std::string what);
@@ -114,9 +128,11 @@ private:
   bool at_end_or_fail();
 
   // Tree helpers.
-  Mysqlx::Expr::Operator& make_op(Mysqlx::Expr::Expr& out, const char* name);
-  Mysqlx::Expr::Operator& wrap_binary(Mysqlx::Expr::Expr& out, const char* name);
-  static void set_octets(Mysqlx::Expr::Expr& out, std::string_view value);
+  node_id make_op(node_id& out, const char* name);
+  node_id wrap_binary(node_id& out, const char* name); // name(out, ...)
+  node_id add_child(node_id parent, node_kind kind);
+  node_id add_literal(node_id parent, std::uint8_t type);
+  void add_octets(node_id parent, std::string_view value);
   int grow(int depth) noexcept; // depth + 1, or an error past the limit
 
   // Guards recursion through parse_or(), parse_unary() and literals.
@@ -142,7 +158,8 @@ private:
   std::size_t m_nesting = 0;
   std::size_t m_err_pos = expr_lex::lexer::npos;
   std::string m_err_what;
-  std::string m_scratch; // reused for unquoting
+  tree& m_tree;
+  std::int32_t m_base; // where m_lex's input lives, for text_ref
 };
 
 } // namespace cdk::expr_detail

@@ -14,15 +14,14 @@
 // which the X Plugin renders as '$' (expr_generator.cc); col->>'$.a' is
 // JSON_UNQUOTE(col->'$.a'), as in Connector/C++.
 #include "cdk/parser/expr_parser_impl.h"
+#include "mysqlx_expr.pb.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace cdk::expr_detail {
 
-using Mysqlx::Expr::ColumnIdentifier;
 using Mysqlx::Expr::DocumentPathItem;
-using Mysqlx::Expr::Expr;
 
 namespace {
 
@@ -32,70 +31,73 @@ bool is_ident(const token& t) {
 
 } // namespace
 
-bool parser::ident_text(const token& t, std::string& out) {
+bool parser::ident_text(const token& t, text_ref& out) {
   if (t.kind == tok::word) {
-    const std::string_view w = text(t);
-    out.assign(w.data(), w.size());
+    out = slice(t.pos, t.len);
     return true;
   }
-  expr_lex::unquote(text(t), t.kind, t.escaped, out);
-  if (out.empty()) return fail(t.pos, "empty name") >= 0;
+  out = unquoted(t);
+  if (out.len == 0) return fail(t.pos, "empty name") >= 0;
   return true;
 }
 
-int parser::parse_name(Expr& out) {
+int parser::parse_name(node_id& out) {
   if (is_ident(m_tok)) {
     // Function call: f(...) or schema.f(...). Needs up to three tokens of
     // lookahead to tell "a.b(" from the path "a.b".
     const token first = m_tok;
     const token next = peek_next(); // kept: advance() reuses it
     if (next.kind == tok::lparen) {
-      std::string name;
+      text_ref name;
       if (!ident_text(first, name)) return -1;
       advance();
-      return parse_call(out, {}, name);
+      return parse_call(out, {}, name, false);
     }
     if (next.kind == tok::dot) {
       expr_lex::lexer ahead = m_ahead_lex; // rarer: two more tokens
       const token second = ahead.next();
       if ((second.kind == tok::word || second.kind == tok::qword) &&
           ahead.next().kind == tok::lparen) {
-        std::string schema;
-        std::string name;
+        text_ref schema;
+        text_ref name;
         if (!ident_text(first, schema) || !ident_text(second, name)) return -1;
         advance();
         advance();
         advance();
-        return parse_call(out, schema, name);
+        return parse_call(out, schema, name, true);
       }
     }
   }
-  out.set_type(Expr::IDENT);
-  ColumnIdentifier& id = *out.mutable_identifier();
+  out = m_tree.add(node_kind::ident);
   if (m_mode == expr_mode::document) {
-    if (!parse_doc_path(id)) return -1;
+    if (!parse_doc_path(out)) return -1;
     if (at(tok::arrow) || at(tok::arrow2))
       return fail(m_tok.pos, "'" + std::string(text(m_tok)) + "' needs a column: table mode only");
     return 1;
   }
   bool unquote = false;
-  if (!parse_column_id(id, unquote)) return -1;
+  if (!parse_column_id(out, unquote)) return -1;
   if (!unquote) return 1;
   wrap_unquote(out);
   return 2;
 }
 
-bool parser::parse_doc_path(ColumnIdentifier& id) {
+bool parser::parse_doc_path(node_id id) {
   if (accept(tok::dollar)) {
     if (!at(tok::dot) && !at(tok::lsquare) && !at(tok::dstar)) {
-      id.add_document_path()->set_type(DocumentPathItem::MEMBER); // "$": the document
-      id.mutable_document_path(0)->set_value("");
+      // "$": the document, one MEMBER with an empty name
+      const node_id item = add_child(id, node_kind::path_item);
+      m_tree[item].sub = DocumentPathItem::MEMBER;
+      m_tree[item].has = 1;
       return true;
     }
   } else if (is_ident(m_tok)) {
-    auto& item = *id.add_document_path();
-    item.set_type(DocumentPathItem::MEMBER);
-    if (!ident_text(m_tok, *item.mutable_value())) return false;
+    const node_id item = add_child(id, node_kind::path_item);
+    text_ref member;
+    if (!ident_text(m_tok, member)) return false;
+    m_tree[item].sub = DocumentPathItem::MEMBER;
+    m_tree[item].has = 1;
+    m_tree[item].text[0] = member;
     advance();
   } else if (!at(tok::dstar)) {
     if (m_mode == expr_mode::table) return fail_expected("a column name") >= 0;
@@ -104,14 +106,19 @@ bool parser::parse_doc_path(ColumnIdentifier& id) {
   return parse_path_items(id);
 }
 
-bool parser::parse_path_items(ColumnIdentifier& id) {
+bool parser::parse_path_items(node_id id) {
   bool last_dstar = false;
   std::size_t dstar_pos = 0;
+  auto add_item = [&](DocumentPathItem::Type type) {
+    const node_id item = add_child(id, node_kind::path_item);
+    m_tree[item].sub = static_cast<std::uint8_t>(type);
+    return item;
+  };
   for (;;) {
     const std::uint32_t pos = m_tok.pos;
     if (accept(tok::dstar)) {
       if (last_dstar) return fail(pos, "'**' cannot follow '**' in a document path") >= 0;
-      id.add_document_path()->set_type(DocumentPathItem::DOUBLE_ASTERISK);
+      add_item(DocumentPathItem::DOUBLE_ASTERISK);
       if (m_wildcard_pos == expr_lex::lexer::npos) m_wildcard_pos = pos;
       last_dstar = true;
       dstar_pos = pos;
@@ -119,21 +126,22 @@ bool parser::parse_path_items(ColumnIdentifier& id) {
     }
     last_dstar = false;
     if (accept(tok::dot)) {
-      auto& item = *id.add_document_path();
       if (at(tok::star)) {
-        item.set_type(DocumentPathItem::MEMBER_ASTERISK);
+        add_item(DocumentPathItem::MEMBER_ASTERISK);
         if (m_wildcard_pos == expr_lex::lexer::npos) m_wildcard_pos = m_tok.pos;
       } else if (at(tok::word) || at(tok::qword) || at(tok::string)) {
-        item.set_type(DocumentPathItem::MEMBER);
-        if (!ident_text(m_tok, *item.mutable_value())) return false;
+        text_ref member;
+        if (!ident_text(m_tok, member)) return false;
+        const node_id item = add_item(DocumentPathItem::MEMBER);
+        m_tree[item].has = 1;
+        m_tree[item].text[0] = member;
       } else {
         return fail_expected("a member name or '*' after '.'") >= 0;
       }
       advance();
     } else if (accept(tok::lsquare)) {
-      auto& item = *id.add_document_path();
       if (at(tok::star)) {
-        item.set_type(DocumentPathItem::ARRAY_INDEX_ASTERISK);
+        add_item(DocumentPathItem::ARRAY_INDEX_ASTERISK);
         if (m_wildcard_pos == expr_lex::lexer::npos) m_wildcard_pos = m_tok.pos;
       } else if (at(tok::integer)) {
         std::uint64_t index = 0;
@@ -142,8 +150,7 @@ bool parser::parse_path_items(ColumnIdentifier& id) {
           if (index > std::numeric_limits<std::uint32_t>::max())
             return fail(m_tok.pos, "array index out of range") >= 0;
         }
-        item.set_type(DocumentPathItem::ARRAY_INDEX);
-        item.set_index(static_cast<std::uint32_t>(index));
+        m_tree[add_item(DocumentPathItem::ARRAY_INDEX)].v.u = index;
       } else {
         return fail_expected("an array index or '*' after '['") >= 0;
       }
@@ -153,13 +160,13 @@ bool parser::parse_path_items(ColumnIdentifier& id) {
       break;
     }
   }
-  if (id.document_path_size() > 0 &&
-      id.document_path(id.document_path_size() - 1).type() == DocumentPathItem::DOUBLE_ASTERISK)
+  const node_id last = m_tree[id].last;
+  if (last != no_node && m_tree[last].sub == DocumentPathItem::DOUBLE_ASTERISK)
     return fail(dstar_pos, "a document path cannot end with '**'") >= 0;
   return true;
 }
 
-bool parser::parse_column_id(ColumnIdentifier& id, bool& unquote) {
+bool parser::parse_column_id(node_id id, bool& unquote) {
   if (!is_ident(m_tok)) return fail_expected("a column name") >= 0;
   // Up to three parts: [schema.[table.]]column. Words after a dot may be
   // reserved words, as in SQL.
@@ -172,9 +179,13 @@ bool parser::parse_column_id(ColumnIdentifier& id, bool& unquote) {
     parts[count++] = m_tok;
     advance();
   }
-  if (!ident_text(parts[count - 1], *id.mutable_name())) return false;
-  if (count >= 2 && !ident_text(parts[count - 2], *id.mutable_table_name())) return false;
-  if (count == 3 && !ident_text(parts[0], *id.mutable_schema_name())) return false;
+  text_ref names[3];
+  if (!ident_text(parts[count - 1], names[0])) return false;
+  if (count >= 2 && !ident_text(parts[count - 2], names[1])) return false;
+  if (count == 3 && !ident_text(parts[0], names[2])) return false;
+  node& n = m_tree[id];
+  n.has = count == 1 ? 1 : count == 2 ? 3 : 7;
+  for (int i = 0; i < count; ++i) n.text[i] = names[i];
 
   if (!at(tok::arrow) && !at(tok::arrow2)) return true;
   unquote = at(tok::arrow2);
@@ -183,13 +194,14 @@ bool parser::parse_column_id(ColumnIdentifier& id, bool& unquote) {
 }
 
 // The JSON path after -> or ->>: $... inline, or a quoted string holding it.
-bool parser::parse_arrow_path(ColumnIdentifier& id) {
+bool parser::parse_arrow_path(node_id id) {
   if (at(tok::dollar)) return parse_doc_path(id);
   if (!at(tok::string)) return fail_expected("a JSON path ('$...') after '->'") >= 0;
   const token str = m_tok;
-  std::string path;
+  std::int32_t index = 0;
+  std::string& path = m_tree.new_string(index); // the sub-parser's text refs point here
   expr_lex::unquote(text(str), tok::string, str.escaped, path);
-  parser sub(path, expr_mode::document, nullptr);
+  parser sub(path, expr_mode::document, nullptr, m_tree, index);
   // Errors inside the quotes point into them (exactly when no escapes).
   const auto map_pos = [&](std::size_t p) { return str.pos + 1 + std::min(p, path.size()); };
   if (!sub.at(tok::dollar)) return fail(map_pos(0), "expected '$' to start a JSON path") >= 0;
@@ -204,13 +216,13 @@ bool parser::parse_arrow_path(ColumnIdentifier& id) {
   return true;
 }
 
-void parser::wrap_unquote(Expr& out) {
-  Expr* inner = google::protobuf::Arena::CreateMessage<Expr>(out.GetArena());
-  inner->Swap(&out);
-  out.set_type(Expr::FUNC_CALL);
-  auto& call = *out.mutable_function_call();
-  call.mutable_name()->set_name("JSON_UNQUOTE");
-  call.mutable_param()->AddAllocated(inner);
+// col->>'$.a' is JSON_UNQUOTE(col->'$.a'), as Connector/C++ sends it.
+void parser::wrap_unquote(node_id& out) {
+  const node_id call = m_tree.add(node_kind::call);
+  m_tree[call].v.name = "JSON_UNQUOTE";
+  m_tree[call].has = 1 | 4;
+  m_tree.append(call, out);
+  out = call;
 }
 
 } // namespace cdk::expr_detail
