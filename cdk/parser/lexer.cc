@@ -42,46 +42,56 @@ constexpr char upper(char c) noexcept {
   return (c >= 'a' && c <= 'z') ? char(c - 32) : c;
 }
 
+// A word of up to 8 bytes as one integer, byte i in bits 8i..8i+7, so a
+// keyword is found with integer compares instead of character loops.
+constexpr std::uint64_t pack(std::string_view w) noexcept {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    v |= std::uint64_t{static_cast<unsigned char>(w[i])} << (8 * i);
+  return v;
+}
+
 struct kw_entry {
-  std::string_view text;
+  std::uint64_t text; // pack()ed, upper case
   kw k;
 };
 
 // Sorted by length; k_by_length[n] is the first entry of length n.
 constexpr std::array<kw_entry, 23> k_keywords{{
-    {"OR", kw::or_},
-    {"IS", kw::is},
-    {"IN", kw::in},
-    {"AS", kw::as},
-    {"AND", kw::and_},
-    {"XOR", kw::xor_},
-    {"NOT", kw::not_},
-    {"DIV", kw::div},
-    {"MOD", kw::mod},
-    {"ASC", kw::asc},
-    {"LIKE", kw::like},
-    {"TRUE", kw::true_},
-    {"NULL", kw::null},
-    {"CAST", kw::cast},
-    {"DESC", kw::desc},
-    {"RLIKE", kw::rlike},
-    {"FALSE", kw::false_},
-    {"REGEXP", kw::regexp},
-    {"BINARY", kw::binary},
-    {"ESCAPE", kw::escape},
-    {"BETWEEN", kw::between},
-    {"INTERVAL", kw::interval},
-    {"OVERLAPS", kw::overlaps},
+    {pack("OR"), kw::or_},
+    {pack("IS"), kw::is},
+    {pack("IN"), kw::in},
+    {pack("AS"), kw::as},
+    {pack("AND"), kw::and_},
+    {pack("XOR"), kw::xor_},
+    {pack("NOT"), kw::not_},
+    {pack("DIV"), kw::div},
+    {pack("MOD"), kw::mod},
+    {pack("ASC"), kw::asc},
+    {pack("LIKE"), kw::like},
+    {pack("TRUE"), kw::true_},
+    {pack("NULL"), kw::null},
+    {pack("CAST"), kw::cast},
+    {pack("DESC"), kw::desc},
+    {pack("RLIKE"), kw::rlike},
+    {pack("FALSE"), kw::false_},
+    {pack("REGEXP"), kw::regexp},
+    {pack("BINARY"), kw::binary},
+    {pack("ESCAPE"), kw::escape},
+    {pack("BETWEEN"), kw::between},
+    {pack("INTERVAL"), kw::interval},
+    {pack("OVERLAPS"), kw::overlaps},
 }};
 constexpr std::array<std::uint8_t, 10> k_by_length{0, 0, 0, 4, 10, 15, 17, 20, 21, 23};
 
 kw classify(std::string_view w) noexcept {
   if (w.size() < 2 || w.size() > 8) return kw::none;
-  const char first = upper(w[0]);
-  for (std::size_t i = k_by_length[w.size()]; i < k_by_length[w.size() + 1]; ++i) {
-    const kw_entry& e = k_keywords[i];
-    if (e.text[0] == first && word_is(w, e.text)) return e.k;
-  }
+  // Clearing bit 5 upper-cases a-z. Keywords are letters only, and a byte
+  // that is not a letter never becomes one this way, so the compare is exact.
+  const std::uint64_t v =
+      pack(w) & (~std::uint64_t{0} >> (64 - 8 * w.size())) & 0xDFDFDFDFDFDFDFDFull;
+  for (std::size_t i = k_by_length[w.size()]; i < k_by_length[w.size() + 1]; ++i)
+    if (k_keywords[i].text == v) return k_keywords[i].k;
   return kw::none;
 }
 
@@ -110,15 +120,15 @@ token lexer::next() noexcept {
   if (start >= n) return token{tok::end, kw::none, start, 0, false};
 
   const char c = m_in[start];
-  const char c1 = start + 1 < n ? m_in[start + 1] : '\0';
-  const char c2 = start + 2 < n ? m_in[start + 2] : '\0';
+  // The bytes after c, read only by the tokens that need them.
+  const auto peek = [&](std::uint32_t k) { return start + k < n ? m_in[start + k] : '\0'; };
   auto punct = [&](tok k, std::uint32_t len) {
     m_pos = start + len;
     return token{k, kw::none, start, len, false};
   };
 
   if (is_word_start(c)) return scan_word(start);
-  if (is_digit(c) || (c == '.' && is_digit(c1))) return scan_number(start);
+  if (is_digit(c) || (c == '.' && is_digit(peek(1)))) return scan_number(start);
   switch (c) {
   case '\'':
   case '"':
@@ -148,11 +158,11 @@ token lexer::next() noexcept {
   case '$':
     return punct(tok::dollar, 1);
   case '*':
-    return c1 == '*' ? punct(tok::dstar, 2) : punct(tok::star, 1);
+    return peek(1) == '*' ? punct(tok::dstar, 2) : punct(tok::star, 1);
   case '+':
     return punct(tok::plus, 1);
   case '-':
-    if (c1 == '>') return c2 == '>' ? punct(tok::arrow2, 3) : punct(tok::arrow, 2);
+    if (peek(1) == '>') return peek(2) == '>' ? punct(tok::arrow2, 3) : punct(tok::arrow, 2);
     return punct(tok::minus, 1);
   case '/':
     return punct(tok::slash, 1);
@@ -163,21 +173,21 @@ token lexer::next() noexcept {
   case '~':
     return punct(tok::tilde, 1);
   case '!':
-    return c1 == '=' ? punct(tok::ne, 2) : punct(tok::bang, 1);
+    return peek(1) == '=' ? punct(tok::ne, 2) : punct(tok::bang, 1);
   case '&':
-    return c1 == '&' ? punct(tok::amp2, 2) : punct(tok::amp, 1);
+    return peek(1) == '&' ? punct(tok::amp2, 2) : punct(tok::amp, 1);
   case '|':
-    return c1 == '|' ? punct(tok::bar2, 2) : punct(tok::bar, 1);
+    return peek(1) == '|' ? punct(tok::bar2, 2) : punct(tok::bar, 1);
   case '=':
-    return c1 == '=' ? punct(tok::eq, 2) : punct(tok::eq, 1);
+    return peek(1) == '=' ? punct(tok::eq, 2) : punct(tok::eq, 1);
   case '<':
-    if (c1 == '<') return punct(tok::shl, 2);
-    if (c1 == '=') return punct(tok::le, 2);
-    if (c1 == '>') return punct(tok::ne, 2);
+    if (peek(1) == '<') return punct(tok::shl, 2);
+    if (peek(1) == '=') return punct(tok::le, 2);
+    if (peek(1) == '>') return punct(tok::ne, 2);
     return punct(tok::lt, 1);
   case '>':
-    if (c1 == '>') return punct(tok::shr, 2);
-    if (c1 == '=') return punct(tok::ge, 2);
+    if (peek(1) == '>') return punct(tok::shr, 2);
+    if (peek(1) == '=') return punct(tok::ge, 2);
     return punct(tok::gt, 1);
   default:
     return fail(start, "unexpected character");
