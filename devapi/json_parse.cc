@@ -1,25 +1,21 @@
-// JSON text -> Values, with RapidJSON's SAX reader.
+// JSON text -> Values, over cdk::json's SAX parser.
 //
-// The iterative parser is used so that nesting depth costs heap, not stack;
-// the handler itself refuses more than MySQL's 100 levels (cdk::json::max_depth),
-// which also bounds what a hostile "[[[[..." can make us allocate.
+// The parser enforces JSON's syntax, valid UTF-8 and MySQL's nesting limit of
+// 100 levels (cdk::json::max_depth), which also bounds what a hostile
+// "[[[[..." can make us allocate; this file only builds Values.
 //
-// Nested objects keep their place in the text: RapidJSON calls StartObject()
-// with the stream still on '{' and EndObject() with it still on '}', so
-// Tell() there gives the object's exact slice, and a nested DbDoc prints (and
-// would go on the wire) as the very text the user wrote.
+// Nested objects keep their place in the text: the parser reports the offset
+// of each '{' and just past its '}', so a nested DbDoc prints (and would go
+// on the wire) as the very text the user wrote, sharing the parent's string.
 #include "devapi/json_parse.h"
 
 #include "cdk/foundation/error.h"
-#include "cdk/json/id_scan.h"
+#include "cdk/json/json_parser.h"
 #include "devapi/access.h"
 #include "devapi/throw_error.h"
 
 #include <cstdint>
-#include <limits>
-#include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,76 +32,75 @@ struct frame {
   std::string key;          // objects: the name of the value being read
 };
 
-class builder {
+class builder final : public cdk::json::sax_handler {
 public:
-  builder(const std::shared_ptr<const std::string>& text, rapidjson::MemoryStream& in,
-          std::size_t base)
-      : m_text(text), m_in(in), m_base(base) {}
+  // `object_only`: stop at once if the root is not an object (DbDoc text).
+  builder(const std::shared_ptr<const std::string>& text, std::size_t base, bool object_only)
+      : m_text(text), m_base(base), m_object_only(object_only) {}
 
-  bool Null() { return put(Value()); }
-  bool Bool(bool b) { return put(Value(b)); }
-  bool Int(int i) { return put(Value(static_cast<std::int64_t>(i))); }
-  bool Uint(unsigned u) { return put(Value(static_cast<std::int64_t>(u))); }
-  bool Int64(std::int64_t i) { return put(Value(i)); }
+  bool null() override { return put(Value()); }
+  bool boolean(bool b) override { return put(Value(b)); }
   // Integers that fit in int64_t are INT64, so {"n": 1} reads back as INT64
   // whatever its sign; only larger ones are UINT64.
-  bool Uint64(std::uint64_t u) {
-    if (u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-      return put(Value(static_cast<std::int64_t>(u)));
-    }
-    return put(Value(u));
-  }
-  bool Double(double d) { return put(Value(d)); }
-  bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; } // not enabled
-  bool String(const char* s, rapidjson::SizeType n, bool) { return put(Value(std::string(s, n))); }
-  bool Key(const char* s, rapidjson::SizeType n, bool) {
-    m_stack.back().key.assign(s, n);
+  bool int64(std::int64_t i) override { return put(Value(i)); }
+  bool uint64(std::uint64_t u) override { return put(Value(u)); }
+  bool dbl(double d) override { return put(Value(d)); }
+  bool string(std::string_view s) override { return put(Value(std::string(s))); }
+  bool key(std::string_view k) override {
+    m_stack.back().key.assign(k);
     return true;
   }
-  bool StartObject() { return open(true); }
-  bool StartArray() { return open(false); }
-  bool EndObject(rapidjson::SizeType) {
+  bool start_object(std::size_t offset) override { return open(true, offset); }
+  bool start_array(std::size_t offset) override { return open(false, offset); }
+  bool end_object(std::size_t end) override {
     frame done = std::move(m_stack.back());
     m_stack.pop_back();
     if (m_stack.empty()) {
-      m_root = std::move(done.fields);
+      m_root_fields = std::move(done.fields);
+      m_root_is_object = true;
+      m_root_begin = done.begin;
+      m_root_end = m_base + end;
       return true;
     }
-    const std::size_t end = m_base + m_in.Tell() + 1; // just past '}'
-    auto doc = std::make_shared<const doc_impl>(m_text, done.begin, end, std::move(done.fields));
+    auto doc =
+        std::make_shared<const doc_impl>(m_text, done.begin, m_base + end, std::move(done.fields));
     return put(access::make_document(std::move(doc)));
   }
-  bool EndArray(rapidjson::SizeType) {
+  bool end_array(std::size_t) override {
     frame done = std::move(m_stack.back());
     m_stack.pop_back();
-    if (m_stack.empty()) return false; // the root is an array: reported as "not an object"
     return put(access::make_array(std::move(done.items)));
   }
 
-  bool too_deep() const noexcept { return m_too_deep; }
   bool root_not_object() const noexcept { return m_root_not_object; }
-  field_list take_root() { return std::move(m_root); }
+  field_list take_fields() { return std::move(m_root_fields); }
+  // The root as a Value: an object becomes a DbDoc over its own slice.
+  Value take_root() {
+    if (!m_root_is_object) return std::move(m_root);
+    return access::make_document(std::make_shared<const doc_impl>(m_text, m_root_begin, m_root_end,
+                                                                  std::move(m_root_fields)));
+  }
 
 private:
-  bool open(bool is_object) {
-    if (m_stack.empty() && !is_object) {
+  bool open(bool is_object, std::size_t offset) {
+    if (m_stack.empty() && !is_object && m_object_only) {
       m_root_not_object = true;
-      return false;
-    }
-    if (m_stack.size() >= cdk::json::max_depth) {
-      m_too_deep = true;
       return false;
     }
     frame f;
     f.is_object = is_object;
-    f.begin = m_base + m_in.Tell(); // on '{' or '['
+    f.begin = m_base + offset;
     m_stack.push_back(std::move(f));
     return true;
   }
   bool put(Value&& v) {
-    if (m_stack.empty()) {
-      m_root_not_object = true; // a scalar root
-      return false;
+    if (m_stack.empty()) { // a scalar or an array at the root
+      if (m_object_only) {
+        m_root_not_object = true;
+        return false;
+      }
+      m_root = std::move(v);
+      return true;
     }
     frame& top = m_stack.back();
     if (top.is_object) {
@@ -118,42 +113,37 @@ private:
   }
 
   const std::shared_ptr<const std::string>& m_text;
-  rapidjson::MemoryStream& m_in;
   std::size_t m_base;
+  bool m_object_only;
   std::vector<frame> m_stack;
-  field_list m_root;
-  bool m_too_deep = false;
+  field_list m_root_fields;
+  Value m_root;
+  bool m_root_is_object = false;
+  std::size_t m_root_begin = 0, m_root_end = 0;
   bool m_root_not_object = false;
 };
 
-[[noreturn]] void bad_json(const std::string& why, std::size_t offset) {
-  throw_error(cdk::error::client(cdk::client_errc::bad_document,
-                                 "DbDoc: not a valid JSON object: " + why + " at offset " +
-                                     std::to_string(offset)));
+[[noreturn]] void bad_json(const char* what, const cdk::json::parse_result& r) {
+  throw_error(cdk::error::client(cdk::client_errc::bad_document, std::string(what) + r.describe()));
 }
 
 } // namespace
 
 field_list parse_json_object(const std::shared_ptr<const std::string>& text, std::size_t begin,
                              std::size_t end) {
-  constexpr unsigned flags = rapidjson::kParseIterativeFlag |
-                             rapidjson::kParseValidateEncodingFlag |
-                             rapidjson::kParseFullPrecisionFlag;
-  rapidjson::MemoryStream in(text->data() + begin, end - begin);
-  builder b(text, in, begin);
-  rapidjson::Reader reader;
-  const rapidjson::ParseResult r = reader.Parse<flags>(in, b);
+  builder b(text, begin, true);
+  const auto r = cdk::json::parse(std::string_view(*text).substr(begin, end - begin), b);
   if (b.root_not_object()) {
     throw_error(cdk::error::client(cdk::client_errc::bad_document,
                                    "DbDoc: the JSON text is not an object"));
   }
-  if (b.too_deep()) {
-    bad_json("nested deeper than " + std::to_string(cdk::json::max_depth) + " levels", r.Offset());
-  }
-  if (r.IsError()) bad_json(rapidjson::GetParseError_En(r.Code()), r.Offset());
-  // MemoryStream reads a NUL byte as the end of the text; anything after it
-  // is not JSON.
-  if (in.Tell() != end - begin) bad_json("unexpected NUL character", in.Tell());
+  if (!r.ok()) bad_json("DbDoc: not a valid JSON object: ", r);
+  return b.take_fields();
+}
+
+std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& text) {
+  builder b(text, 0, false);
+  if (!cdk::json::parse(*text, b).ok()) return std::nullopt;
   return b.take_root();
 }
 

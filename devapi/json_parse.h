@@ -1,9 +1,10 @@
-// Parsing JSON text into Values (RapidJSON SAX, no DOM). Private header.
+// Parsing JSON text into Values (cdk::json SAX events, no DOM). Private header.
 #pragma once
 
 #include "devapi/doc_impl.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -15,6 +16,12 @@ namespace detail {
 /// object, or nests deeper than MySQL's 100 levels.
 field_list parse_json_object(const std::shared_ptr<const std::string>& text, std::size_t begin,
                              std::size_t end);
+
+/// Parses any JSON value (a JSON column): an object becomes a DOCUMENT, an
+/// array an ARRAY, scalars the matching Value, as DbDoc fields. Nested
+/// objects are DbDocs sharing `text`. Nothing when the text is not valid
+/// JSON or nests deeper than 100 levels.
+std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& text);
 
 } // namespace detail
 MYSQLX_NAMESPACE_END
