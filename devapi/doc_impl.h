@@ -1,5 +1,6 @@
 // The shared, immutable state of a DbDoc: its JSON text, and the fields,
-// parsed on first use. Private header.
+// parsed on first use; and value_access, the door to the parts of a Value
+// that only rows fill in. Private header.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +48,33 @@ private:
   mutable std::once_flag m_parsed;
   mutable field_list m_fields;
   mutable std::vector<std::uint32_t> m_by_name; // indexes into m_fields, sorted by name
+};
+
+/// The Values only the connector makes: a DECIMAL and a temporal value read
+/// from a row (see include/mysqlx/value.h for what users see of them).
+struct value_access {
+  /// A DOUBLE `d` that keeps the exact `text` the server sent.
+  static Value make_decimal(std::string text, double d) {
+    Value v(d);
+    v.m_flavor = Value::flavor::decimal;
+    v.m_str = std::move(text);
+    return v;
+  }
+  /// A RAW value whose bytes are `wire` (the X Protocol encoding) and whose
+  /// text is `text`.
+  static Value make_temporal(std::string text, std::string_view wire) {
+    Value v;
+    v.m_type = Value::RAW;
+    v.m_flavor = Value::flavor::temporal;
+    v.m_num.u = text.size();
+    v.m_str = std::move(text);
+    v.m_str.append(wire);
+    return v;
+  }
+  static bool is_decimal(const Value& v) noexcept { return v.m_flavor == Value::flavor::decimal; }
+  static bool is_temporal(const Value& v) noexcept { return v.m_flavor == Value::flavor::temporal; }
+  /// The text of a STRING, DECIMAL or temporal value; the bytes of a RAW one.
+  static std::string_view text_of(const Value& v) noexcept { return v.text_part(); }
 };
 
 } // namespace detail

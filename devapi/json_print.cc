@@ -58,6 +58,10 @@ void append_json(std::string& out, const Value& v) {
     append_number(out, v.get<float>());
     return;
   case Value::DOUBLE:
+    if (value_access::is_decimal(v)) {
+      out += value_access::text_of(v); // exact, and already a JSON number
+      return;
+    }
     append_number(out, v.get<double>());
     return;
   case Value::BOOL:
@@ -67,6 +71,10 @@ void append_json(std::string& out, const Value& v) {
     cdk::json::append_json_string(out, access::text_of(v));
     return;
   case Value::RAW:
+    if (value_access::is_temporal(v)) {
+      cdk::json::append_json_string(out, value_access::text_of(v));
+      return;
+    }
     append_hex(out, access::text_of(v));
     return;
   case Value::DOCUMENT:

@@ -1,10 +1,14 @@
 // Wire values and column metadata to DevAPI Values and Columns: which
-// mysqlx::Type a column has and how each field becomes a Value.
+// mysqlx::Type a column has and how each field becomes a Value (the mapping
+// is described at the top of include/mysqlx/value.h).
 #include "devapi/result_convert.h"
 
 #include "devapi/access.h"
 #include "devapi/doc_impl.h"
+#include "devapi/json_parse.h"
 #include "devapi/result_data.h"
+
+#include <charconv>
 
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
@@ -66,6 +70,51 @@ std::string collation_name(std::uint64_t id) {
   return id == 0 ? std::string() : std::to_string(id);
 }
 
+// DECIMAL: the decoder's exact text ("-12.50") and its nearest double.
+Value decimal_value(const std::string& text) {
+  double d = 0;
+  std::from_chars(text.data(), text.data() + text.size(), d);
+  return value_access::make_decimal(text, d);
+}
+
+void append_varint(std::uint64_t v, std::string& out) {
+  for (; v >= 0x80; v >>= 7) out += static_cast<char>((v & 0x7f) | 0x80);
+  out += static_cast<char>(v);
+}
+
+// DATE / DATETIME / TIMESTAMP / TIME: the decoder's text, and the X Protocol
+// bytes it was decoded from, rebuilt from the numbers in that text: the text
+// has one number per varint the server sent ("2024-01-02" three, a fraction
+// a seventh), and TIME a sign byte first. A zero time part that the server
+// left out of a DATETIME or TIMESTAMP is added to the text, not to the bytes.
+Value temporal_value(std::string text, const pr::column_meta& c) {
+  std::string wire;
+  if (c.type == pr::field_type::time) wire += static_cast<char>(text.compare(0, 1, "-") == 0);
+  for (std::size_t pos = 0; pos < text.size();) {
+    if (text[pos] < '0' || text[pos] > '9') {
+      ++pos;
+      continue;
+    }
+    std::uint64_t n = 0;
+    pos = static_cast<std::size_t>(
+        std::from_chars(text.data() + pos, text.data() + text.size(), n).ptr - text.data());
+    append_varint(n, wire);
+  }
+  const bool has_time = c.content_type == 2 || (c.flags & 1u) != 0;
+  if (c.type == pr::field_type::datetime && has_time && text.size() == 10) text += " 00:00:00";
+  return value_access::make_temporal(std::move(text), wire);
+}
+
+// A JSON column: objects stay text until a field is read, like any DbDoc;
+// arrays and scalars are parsed now. Text that is not JSON (never sent by a
+// server) stays a string, so nothing is lost.
+Value json_value(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') return Value(DbDoc(text));
+  auto v = parse_json_value(std::make_shared<const std::string>(text));
+  return v ? std::move(*v) : Value(text);
+}
+
 } // namespace
 
 Column make_column(const pr::column_meta& c) {
@@ -105,10 +154,12 @@ Value to_value(const pr::value& v, const pr::column_meta& c) {
   case pr::value::kind::boolean:
     return Value(v.boolean);
   case pr::value::kind::string:
+    if (c.type == pr::field_type::decimal) return decimal_value(v.bytes);
+    if (c.type == pr::field_type::datetime || c.type == pr::field_type::time)
+      return temporal_value(v.bytes, c);
     return Value(v.bytes);
   case pr::value::kind::octets:
-    if (v.content_type == 2 && !v.bytes.empty() && v.bytes.front() == '{')
-      return Value(DbDoc(v.bytes));
+    if (v.content_type == 2) return json_value(v.bytes);
     if (c.collation == 63 && v.content_type == 0) {
       const auto* p = reinterpret_cast<const byte*>(v.bytes.data());
       return Value(bytes(p, v.bytes.size()));

@@ -8,14 +8,18 @@
 //   conversion never silently changes an id or a counter;
 // - bool: from BOOL and integers (non-zero is true: MySQL stores BOOL as
 //   TINYINT);
-// - std::string: from STRING and RAW (bytes are kept as they are);
-// - bytes: from RAW and STRING; DbDoc: from DOCUMENT, and null from VNULL.
+// - std::string: from STRING and RAW (bytes are kept as they are), and the
+//   text of DECIMAL and temporal values read from rows;
+// - bytes: from RAW and STRING; DbDoc: from DOCUMENT, and null from VNULL;
+// - a DECIMAL (a DOUBLE with its text) converts to integers from its text,
+//   exactly, when it has no fractional part and fits the target.
 #include "cdk/foundation/error.h"
 #include "devapi/doc_impl.h"
 #include "devapi/json_print.h"
 #include "devapi/throw_error.h"
 
 #include <cfloat>
+#include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -57,8 +61,8 @@ const char* type_name(Value::Type t) noexcept {
 [[noreturn]] void usage_error(const std::string& message) {
   detail::throw_error(cdk::error::client(cdk::client_errc::usage, "Value: " + message));
 }
-[[noreturn]] void type_error(Value::Type from, const char* to) {
-  usage_error(std::string("cannot convert ") + type_name(from) + " to " + to);
+[[noreturn]] void type_error(const std::string& from, const char* to) {
+  usage_error("cannot convert " + from + " to " + to);
 }
 template <typename N> [[noreturn]] void range_error(N value, const char* to) {
   usage_error(std::to_string(value) + " does not fit in " + to);
@@ -75,7 +79,82 @@ template <typename F> bool exact_in(std::uint64_t u) noexcept {
   return f < F(18446744073709551616.0) && static_cast<std::uint64_t>(f) == u;
 }
 
+// The integer value of a DECIMAL's text ("-12", "12.00"), or why there is
+// none: the text is the server's, so it is digits with an optional sign and
+// point.
+struct decimal_integer {
+  enum class problem { none, fraction, too_big, not_a_number };
+  bool negative = false;
+  std::uint64_t magnitude = 0;
+  problem why = problem::none;
+};
+
+decimal_integer integer_of_decimal(std::string_view text) {
+  decimal_integer out;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    out.negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  const auto point = text.find('.');
+  if (point != std::string_view::npos) {
+    if (text.find_first_not_of('0', point + 1) != std::string_view::npos) {
+      out.why = decimal_integer::problem::fraction;
+      return out;
+    }
+    text = text.substr(0, point);
+  }
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), out.magnitude);
+  if (r.ec == std::errc::result_out_of_range)
+    out.why = decimal_integer::problem::too_big;
+  else if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+    out.why = decimal_integer::problem::not_a_number;
+  if (out.magnitude == 0) out.negative = false; // "-0.00"
+  return out;
+}
+
+[[noreturn]] void decimal_error(std::string_view text, decimal_integer::problem why,
+                                const char* to) {
+  const std::string head = "DECIMAL " + std::string(text);
+  switch (why) {
+  case decimal_integer::problem::fraction:
+    usage_error(head + " has a fractional part: use double or std::string, not " + to);
+  case decimal_integer::problem::not_a_number:
+    usage_error(head + " is not a number: cannot convert it to " + to);
+  default:
+    usage_error(head + " does not fit in " + to);
+  }
+}
+
+std::int64_t decimal_to_signed(std::string_view text, std::int64_t lo, std::int64_t hi,
+                               const char* to) {
+  const decimal_integer d = integer_of_decimal(text);
+  if (d.why != decimal_integer::problem::none) decimal_error(text, d.why, to);
+  const bool fits = d.negative ? d.magnitude <= static_cast<std::uint64_t>(-(lo + 1)) + 1
+                               : d.magnitude <= static_cast<std::uint64_t>(hi);
+  if (!fits) decimal_error(text, decimal_integer::problem::too_big, to);
+  return d.negative ? static_cast<std::int64_t>(0 - d.magnitude)
+                    : static_cast<std::int64_t>(d.magnitude);
+}
+
+std::uint64_t decimal_to_unsigned(std::string_view text, std::uint64_t hi, const char* to) {
+  const decimal_integer d = integer_of_decimal(text);
+  if (d.why != decimal_integer::problem::none) decimal_error(text, d.why, to);
+  if (d.negative || d.magnitude > hi) decimal_error(text, decimal_integer::problem::too_big, to);
+  return d.magnitude;
+}
+
 } // namespace
+
+std::string_view Value::text_part() const noexcept {
+  std::string_view all(m_str);
+  return m_flavor == flavor::temporal ? all.substr(0, static_cast<std::size_t>(m_num.u)) : all;
+}
+
+std::string Value::describe() const {
+  if (m_flavor == flavor::decimal) return "DECIMAL " + m_str;
+  if (m_flavor == flavor::temporal) return "the date/time " + std::string(text_part());
+  return type_name(m_type);
+}
 
 Value::Value(const std::string& str) : m_type(STRING), m_str(str) {}
 Value::Value(std::string&& str) noexcept : m_type(STRING), m_str(std::move(str)) {}
@@ -96,6 +175,7 @@ Value& Value::operator=(Value&&) noexcept = default;
 Value::~Value() = default;
 
 Value::operator std::int64_t() const {
+  if (m_flavor == flavor::decimal) return decimal_to_signed(m_str, INT64_MIN, INT64_MAX, "int64_t");
   switch (m_type) {
   case INT64:
     return m_num.i;
@@ -105,11 +185,12 @@ Value::operator std::int64_t() const {
   case BOOL:
     return m_num.b ? 1 : 0;
   default:
-    type_error(m_type, "int64_t");
+    type_error(describe(), "int64_t");
   }
 }
 
 Value::operator std::uint64_t() const {
+  if (m_flavor == flavor::decimal) return decimal_to_unsigned(m_str, UINT64_MAX, "uint64_t");
   switch (m_type) {
   case UINT64:
     return m_num.u;
@@ -119,23 +200,27 @@ Value::operator std::uint64_t() const {
   case BOOL:
     return m_num.b ? 1 : 0;
   default:
-    type_error(m_type, "uint64_t");
+    type_error(describe(), "uint64_t");
   }
 }
 
 Value::operator int() const {
+  if (m_flavor == flavor::decimal)
+    return static_cast<int>(decimal_to_signed(m_str, INT_MIN, INT_MAX, "int"));
   if (m_type == UINT64) {
     if (m_num.u > static_cast<std::uint64_t>(INT_MAX)) range_error(m_num.u, "int");
     return static_cast<int>(m_num.u);
   }
-  if (m_type != INT64 && m_type != BOOL) type_error(m_type, "int");
+  if (m_type != INT64 && m_type != BOOL) type_error(describe(), "int");
   const std::int64_t i = static_cast<std::int64_t>(*this);
   if (i < INT_MIN || i > INT_MAX) range_error(i, "int");
   return static_cast<int>(i);
 }
 
 Value::operator unsigned() const {
-  if (m_type != UINT64 && m_type != INT64 && m_type != BOOL) type_error(m_type, "unsigned");
+  if (m_flavor == flavor::decimal)
+    return static_cast<unsigned>(decimal_to_unsigned(m_str, UINT_MAX, "unsigned"));
+  if (m_type != UINT64 && m_type != INT64 && m_type != BOOL) type_error(describe(), "unsigned");
   if (m_type == INT64 && m_num.i < 0) range_error(m_num.i, "unsigned");
   const std::uint64_t u = static_cast<std::uint64_t>(*this);
   if (u > UINT_MAX) range_error(u, "unsigned");
@@ -155,7 +240,7 @@ Value::operator double() const {
     if (!exact_in<double>(m_num.u)) usage_error(std::to_string(m_num.u) + " has no exact double");
     return static_cast<double>(m_num.u);
   default:
-    type_error(m_type, "double");
+    type_error(describe(), "double");
   }
 }
 
@@ -175,7 +260,7 @@ Value::operator float() const {
     if (!exact_in<float>(m_num.u)) usage_error(std::to_string(m_num.u) + " has no exact float");
     return static_cast<float>(m_num.u);
   default:
-    type_error(m_type, "float");
+    type_error(describe(), "float");
   }
 }
 
@@ -188,12 +273,13 @@ Value::operator bool() const {
   case UINT64:
     return m_num.u != 0;
   default:
-    type_error(m_type, "bool");
+    type_error(describe(), "bool");
   }
 }
 
 Value::operator std::string() const {
-  if (m_type != STRING && m_type != RAW) type_error(m_type, "std::string");
+  if (m_flavor != flavor::plain) return std::string(text_part());
+  if (m_type != STRING && m_type != RAW) type_error(describe(), "std::string");
   return m_str;
 }
 
@@ -203,23 +289,28 @@ Value::operator bytes() const {
 
 Value::operator DbDoc() const {
   if (m_type == VNULL) return DbDoc();
-  if (m_type != DOCUMENT) type_error(m_type, "DbDoc");
+  if (m_type != DOCUMENT) type_error(describe(), "DbDoc");
   return DbDoc(m_doc);
 }
 
 bytes Value::getRawBytes() const {
-  if (m_type != RAW && m_type != STRING) type_error(m_type, "bytes");
   const auto* data = reinterpret_cast<const byte*>(m_str.data());
+  if (m_flavor == flavor::temporal) {
+    const auto text = static_cast<std::size_t>(m_num.u);
+    return bytes(data + text, m_str.size() - text);
+  }
+  if (m_type != RAW && m_type != STRING && m_flavor != flavor::decimal)
+    type_error(describe(), "bytes");
   return bytes(data, m_str.size());
 }
 
 bool Value::hasField(const Field& name) const {
-  if (m_type != DOCUMENT) type_error(m_type, "a document");
+  if (m_type != DOCUMENT) type_error(describe(), "a document");
   return m_doc->find(name) != nullptr;
 }
 
 const Value& Value::operator[](const Field& name) const {
-  if (m_type != DOCUMENT) type_error(m_type, "a document");
+  if (m_type != DOCUMENT) type_error(describe(), "a document");
   return DbDoc(m_doc)[name];
 }
 
@@ -228,22 +319,22 @@ const Value& Value::operator[](const char* name) const {
 }
 
 Value::const_iterator Value::begin() const {
-  if (m_type != ARRAY) type_error(m_type, "an array");
+  if (m_type != ARRAY) type_error(describe(), "an array");
   return m_arr->cbegin();
 }
 
 Value::const_iterator Value::end() const {
-  if (m_type != ARRAY) type_error(m_type, "an array");
+  if (m_type != ARRAY) type_error(describe(), "an array");
   return m_arr->cend();
 }
 
 std::size_t Value::elementCount() const {
-  if (m_type != ARRAY) type_error(m_type, "an array");
+  if (m_type != ARRAY) type_error(describe(), "an array");
   return m_arr->size();
 }
 
 const Value& Value::operator[](std::size_t pos) const {
-  if (m_type != ARRAY) type_error(m_type, "an array");
+  if (m_type != ARRAY) type_error(describe(), "an array");
   if (pos >= m_arr->size()) {
     usage_error("index " + std::to_string(pos) + " is out of range for an array of " +
                 std::to_string(m_arr->size()) + " elements");
@@ -263,8 +354,8 @@ const Value& Value::operator[](int pos) const {
 void Value::print(std::ostream& out) const {
   // A string (or raw bytes) on its own prints as its text, so that
   // `std::cout << row[0]` shows a name, not a JSON literal.
-  if (m_type == STRING || m_type == RAW) {
-    out << m_str;
+  if (m_type == STRING || m_type == RAW || m_flavor != flavor::plain) {
+    out << text_part();
     return;
   }
   std::string text;

@@ -10,6 +10,31 @@
 // example to Collection::add()) is never parsed, and goes on the wire as its
 // original text.
 //
+// Values read from rows (Row::operator[], RowResult / SqlResult):
+// - DECIMAL is a DOUBLE, as in Connector/C++ 8, so code that switches on
+//   getType() keeps working, but it also keeps the exact text the server
+//   sent: get<std::string>() and print() give "12.50", getRawBytes() those
+//   characters, get<double>() / get<float>() the nearest value, and the
+//   integer conversions the exact integer when the value has no fractional
+//   part and fits (DECIMAL(30,0) beyond 2^53 included); otherwise they throw
+//   naming the value. A double made in C++ has no text: get<std::string>()
+//   throws for it as before.
+// - DATE, DATETIME, TIMESTAMP and TIME are RAW, as in Connector/C++ 8:
+//   getRawBytes() gives their X Protocol encoding (varints; TIME a sign byte
+//   first), the bytes Connector/C++ 8 gives; get<std::string>() and print()
+//   give their SQL text: "2024-01-02", "2024-01-02 03:04:05.000006",
+//   "-838:59:59". A DATETIME or TIMESTAMP at midnight shows " 00:00:00"
+//   although the server leaves the time out; fractional seconds show when
+//   the server sends them (always 6 digits).
+// - A JSON column holds the Value of its JSON text: an object is a DOCUMENT,
+//   an array an ARRAY of Values (nested documents and arrays included), and a
+//   number, string, true/false or null the matching INT64 (UINT64 above
+//   INT64_MAX), DOUBLE, STRING (decoded, without quotes), BOOL or VNULL, the
+//   same types as DbDoc fields. Connector/C++ 8 makes non-negative JSON
+//   integers UINT64; here they are INT64 when they fit, and both convert to
+//   every integer type they fit.
+// - BIT is UINT64, BLOB and BINARY are RAW, SET is an ARRAY of STRINGs.
+//
 // Design notes:
 // - Value is a value type, not a pimpl: it is created by the million when
 //   results are read, so scalars are stored inline. Documents and arrays are
@@ -39,7 +64,8 @@ using byte = unsigned char;
 class DbDoc;
 class Value;
 namespace detail {
-class doc_impl; // devapi/dbdoc_impl.h
+class doc_impl;      // devapi/doc_impl.h
+struct value_access; // devapi/doc_impl.h: DECIMAL and temporal values
 } // namespace detail
 
 /// A non-owning view of raw bytes (a BLOB column, a RAW value).
@@ -68,11 +94,11 @@ public:
     UINT64,   ///< unsigned integer (JSON integers above INT64_MAX)
     INT64,    ///< signed integer (JSON integers that fit in int64_t)
     FLOAT,    ///< float
-    DOUBLE,   ///< double (JSON numbers with a fraction or exponent)
+    DOUBLE,   ///< double (JSON numbers with a fraction or exponent; DECIMAL columns)
     BOOL,     ///< bool
     STRING,   ///< UTF-8 text
     DOCUMENT, ///< a DbDoc
-    RAW,      ///< raw bytes
+    RAW,      ///< raw bytes (BLOB; DATE, DATETIME, TIMESTAMP and TIME columns)
     ARRAY,    ///< an array of Values
   };
   using const_iterator = std::vector<Value>::const_iterator;
@@ -126,7 +152,7 @@ public:
   operator float() const;          // FLOAT; DOUBLE within range; exact integers
   operator double() const;         // FLOAT, DOUBLE; exact integers
   explicit operator bool() const;  // BOOL; integers (non-zero is true)
-  operator std::string() const;    // STRING
+  operator std::string() const;    // STRING, RAW; DECIMAL and temporal: their text
   explicit operator bytes() const; // RAW or STRING; valid while this Value lives
   operator DbDoc() const;          // DOCUMENT
   /// `v.get<int>()`, `v.get<std::string>()`, ...: the conversions above.
@@ -136,7 +162,8 @@ public:
   Type getType() const noexcept { return m_type; }
   bool isNull() const noexcept { return m_type == VNULL; }
 
-  /// Raw bytes of a RAW or STRING value; valid while this Value lives.
+  /// Raw bytes of a RAW or STRING value (a temporal value: its X Protocol
+  /// encoding; a DECIMAL: its text); valid while this Value lives.
   bytes getRawBytes() const;
 
   /// @name Document access; throws if this is not a DOCUMENT
@@ -162,9 +189,16 @@ public:
 private:
   struct array_tag {};
   Value(std::vector<Value>&& items, array_tag);
+  // What a DOUBLE or RAW read from a row also carries (see the top of this
+  // file). decimal: m_str is the exact text. temporal: m_str is the text
+  // followed by the X Protocol bytes, m_num.u the length of the text.
+  enum class flavor : unsigned char { plain, decimal, temporal };
+  std::string_view text_part() const noexcept;
+  std::string describe() const;
 
   Type m_type = VNULL;
   bool m_expr = false; // a string to be read as an expression: see expr()
+  flavor m_flavor = flavor::plain;
   union {
     std::int64_t i;
     std::uint64_t u;
@@ -177,6 +211,7 @@ private:
   std::shared_ptr<const std::vector<Value>> m_arr;
 
   friend struct detail::access;
+  friend struct detail::value_access;
   friend Value expr(std::string text);
 };
 
