@@ -28,11 +28,14 @@ public:
   void expr(node_id id, Expr& dst) const;
   void column(const node& n, ColumnIdentifier& dst) const;
 
-  // mutable_x()->assign() reuses the string a reused message holds; set_x()
-  // with a pointer and size would first build a temporary std::string.
-  void set(std::string* dst, const text_ref& text) const {
-    const std::string_view v = m_tree.view(text);
-    dst->assign(v.data(), v.size());
+  // Writing through mutable_x() reuses the string a reused message holds;
+  // set_x() with a pointer and size would first build a temporary
+  // std::string. clear() + append() is the short path of libstdc++ (assign()
+  // goes through the general _M_replace).
+  void set(std::string* dst, const text_ref& text) const { set(dst, m_tree.view(text)); }
+  static void set(std::string* dst, std::string_view v) {
+    dst->clear();
+    dst->append(v.data(), v.size());
   }
 
 private:
@@ -182,7 +185,7 @@ void writer::expr(node_id id, Expr& dst) const {
   case Expr::OPERATOR: {
     Mysqlx::Expr::Operator& op = *dst.mutable_operator_();
     drop_unknown(op);
-    op.mutable_name()->assign(n.v.name);
+    set(op.mutable_name(), n.v.name);
     list(n.first, *op.mutable_param(), &param);
     break;
   }
@@ -192,7 +195,7 @@ void writer::expr(node_id id, Expr& dst) const {
     Mysqlx::Expr::Identifier& name = *call.mutable_name();
     drop_unknown(name);
     if ((n.has & 4) != 0) // a constant: JSON_UNQUOTE of ->>
-      name.mutable_name()->assign(n.v.name);
+      set(name.mutable_name(), n.v.name);
     else
       set(name.mutable_name(), n.text[0]);
     if ((n.has & 2) != 0)

@@ -23,7 +23,7 @@
 // The protobuf classes are only declared here: callers include the
 // generated headers (mysqlx_expr.pb.h, mysqlx_crud.pb.h) in their .cc files.
 // Thread safety: the functions may run on many threads at once (each thread
-// builds trees in its own 16 KiB scratch arena); a placeholder_map is not
+// builds trees in its own reused node vector); a placeholder_map is not
 // synchronised. Parsing into a reused message reuses its memory.
 #pragma once
 

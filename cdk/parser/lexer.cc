@@ -42,8 +42,8 @@ constexpr char upper(char c) noexcept {
   return (c >= 'a' && c <= 'z') ? char(c - 32) : c;
 }
 
-// A word of up to 8 bytes as one integer, byte i in bits 8i..8i+7, so a
-// keyword is found with integer compares instead of character loops.
+// A keyword (at most 8 letters) as one integer, byte i in bits 8i..8i+7,
+// so scan_word() finds keywords with one hash and one compare.
 constexpr std::uint64_t pack(std::string_view w) noexcept {
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < w.size(); ++i)
@@ -52,48 +52,61 @@ constexpr std::uint64_t pack(std::string_view w) noexcept {
 }
 
 struct kw_entry {
-  std::uint64_t text; // pack()ed, upper case
+  std::string_view text; // upper case
   kw k;
 };
 
-// Sorted by length; k_by_length[n] is the first entry of length n.
 constexpr std::array<kw_entry, 23> k_keywords{{
-    {pack("OR"), kw::or_},
-    {pack("IS"), kw::is},
-    {pack("IN"), kw::in},
-    {pack("AS"), kw::as},
-    {pack("AND"), kw::and_},
-    {pack("XOR"), kw::xor_},
-    {pack("NOT"), kw::not_},
-    {pack("DIV"), kw::div},
-    {pack("MOD"), kw::mod},
-    {pack("ASC"), kw::asc},
-    {pack("LIKE"), kw::like},
-    {pack("TRUE"), kw::true_},
-    {pack("NULL"), kw::null},
-    {pack("CAST"), kw::cast},
-    {pack("DESC"), kw::desc},
-    {pack("RLIKE"), kw::rlike},
-    {pack("FALSE"), kw::false_},
-    {pack("REGEXP"), kw::regexp},
-    {pack("BINARY"), kw::binary},
-    {pack("ESCAPE"), kw::escape},
-    {pack("BETWEEN"), kw::between},
-    {pack("INTERVAL"), kw::interval},
-    {pack("OVERLAPS"), kw::overlaps},
+    {"OR", kw::or_},
+    {"IS", kw::is},
+    {"IN", kw::in},
+    {"AS", kw::as},
+    {"AND", kw::and_},
+    {"XOR", kw::xor_},
+    {"NOT", kw::not_},
+    {"DIV", kw::div},
+    {"MOD", kw::mod},
+    {"ASC", kw::asc},
+    {"LIKE", kw::like},
+    {"TRUE", kw::true_},
+    {"NULL", kw::null},
+    {"CAST", kw::cast},
+    {"DESC", kw::desc},
+    {"RLIKE", kw::rlike},
+    {"FALSE", kw::false_},
+    {"REGEXP", kw::regexp},
+    {"BINARY", kw::binary},
+    {"ESCAPE", kw::escape},
+    {"BETWEEN", kw::between},
+    {"INTERVAL", kw::interval},
+    {"OVERLAPS", kw::overlaps},
 }};
-constexpr std::array<std::uint8_t, 10> k_by_length{0, 0, 0, 4, 10, 15, 17, 20, 21, 23};
 
-kw classify(std::string_view w) noexcept {
-  if (w.size() < 2 || w.size() > 8) return kw::none;
-  // Clearing bit 5 upper-cases a-z. Keywords are letters only, and a byte
-  // that is not a letter never becomes one this way, so the compare is exact.
-  const std::uint64_t v =
-      pack(w) & (~std::uint64_t{0} >> (64 - 8 * w.size())) & 0xDFDFDFDFDFDFDFDFull;
-  for (std::size_t i = k_by_length[w.size()]; i < k_by_length[w.size() + 1]; ++i)
-    if (k_keywords[i].text == v) return k_keywords[i].k;
-  return kw::none;
+// Multiplicative hash into 32 slots; the multiplier was picked so that no
+// two keywords share a slot (checked below at compile time).
+constexpr std::uint64_t k_hash_mul = 0x41f88433630ea491ull;
+constexpr std::size_t kw_slot(std::uint64_t packed) noexcept {
+  return static_cast<std::size_t>((packed * k_hash_mul) >> 59);
 }
+
+struct kw_cell {
+  std::uint64_t text = 0;
+  kw k = kw::none;
+};
+
+constexpr std::array<kw_cell, 32> make_kw_table() {
+  std::array<kw_cell, 32> t{};
+  for (const kw_entry& e : k_keywords) t[kw_slot(pack(e.text))] = {pack(e.text), e.k};
+  return t;
+}
+constexpr std::array<kw_cell, 32> k_kw_table = make_kw_table();
+
+constexpr bool every_keyword_has_its_slot() {
+  for (const kw_entry& e : k_keywords)
+    if (k_kw_table[kw_slot(pack(e.text))].k != e.k) return false;
+  return true;
+}
+static_assert(every_keyword_has_its_slot(), "pick another k_hash_mul");
 
 } // namespace
 
@@ -195,11 +208,22 @@ token lexer::next() noexcept {
 }
 
 token lexer::scan_word(std::uint32_t start) noexcept {
-  std::uint32_t p = start + 1;
-  while (p < m_in.size() && is_word_char(m_in[p])) ++p;
+  const std::size_t n = m_in.size();
+  const char* in = m_in.data();
+  // The first 8 bytes are packed as they are scanned. Clearing bit 5
+  // upper-cases a-z; keywords are letters only, and no other byte becomes a
+  // letter this way, so the compare with a keyword is exact.
+  std::uint64_t packed = 0;
+  std::uint32_t p = start;
+  for (; p < n && p - start < 8 && is_word_char(in[p]); ++p)
+    packed |= std::uint64_t{static_cast<unsigned char>(in[p]) & 0xDFu} << (8 * (p - start));
+  while (p < n && is_word_char(in[p])) ++p;
   m_pos = p;
   token t{tok::word, kw::none, start, p - start, false};
-  t.keyword = classify(m_in.substr(start, t.len));
+  if (t.len >= 2 && t.len <= 8) {
+    const kw_cell& cell = k_kw_table[kw_slot(packed)];
+    if (cell.text == packed) t.keyword = cell.k;
+  }
   return t;
 }
 
