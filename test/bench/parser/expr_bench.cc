@@ -41,6 +41,28 @@ void BM_ParseConditionFreshMessage(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseConditionFreshMessage);
 
+// A reused message whose previous tree has another shape: the writer then
+// clears and adds sub-messages instead of overwriting like ones. Two
+// 100-character conditions alternate, so each parse meets the other's tree.
+void BM_ParseConditionAlternating(benchmark::State& state) {
+  constexpr const char* other = "NOT (price BETWEEN 10 AND 20) OR tags[*] OVERLAPS ['a','b'] "
+                                "OR CAST(:v AS SIGNED) = $.x XOR {'k': 1}";
+  static_assert(std::string_view(other).size() == 100);
+  const char* texts[2] = {k_condition, other};
+  Mysqlx::Expr::Expr e;
+  cdk::placeholder_map ph;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    ph.clear();
+    const cdk::status st = cdk::parse_expr(texts[i++ & 1], cdk::expr_mode::document, ph, e);
+    benchmark::DoNotOptimize(st);
+    benchmark::DoNotOptimize(e);
+  }
+  if (!cdk::parse_expr(other, cdk::expr_mode::document, ph, e).ok())
+    state.SkipWithError("the other condition does not parse");
+}
+BENCHMARK(BM_ParseConditionAlternating);
+
 void BM_ParseConditionArena(benchmark::State& state) {
   for (auto _ : state) {
     google::protobuf::Arena arena;
