@@ -21,12 +21,15 @@ template <typename M> void drop_unknown(M& dst) {
     if ((msg).has_##f()) (msg).clear_##f();                                                        \
   } while (false)
 
+// Every write takes `fresh`: true when `dst` is known to hold nothing (just
+// added, or a sub-message that was unset, which protobuf keeps cleared), so
+// there is nothing to clear.
 class writer {
 public:
   explicit writer(const tree& nodes) noexcept : m_tree(nodes) {}
 
-  void expr(node_id id, Expr& dst) const;
-  void column(const node& n, ColumnIdentifier& dst) const;
+  void expr(node_id id, Expr& dst, bool fresh) const;
+  void column(const node& n, ColumnIdentifier& dst, bool fresh) const;
 
   // Writing through mutable_x() reuses the string a reused message holds;
   // set_x() with a pointer and size would first build a temporary
@@ -39,28 +42,35 @@ public:
   }
 
 private:
-  void scalar(const node& n, Scalar& dst) const;
-  static void item(const node& n, const writer& w, DocumentPathItem& dst);
-  static void param(node_id id, const writer& w, Expr& dst) { w.expr(id, dst); }
-  static void field(node_id id, const writer& w, Mysqlx::Expr::Object::ObjectField& dst);
+  static void scalar(const writer& w, const node& n, Scalar& dst, bool fresh);
+  static void item(const writer& w, node_id id, DocumentPathItem& dst, bool fresh);
+  static void param(const writer& w, node_id id, Expr& dst, bool fresh) { w.expr(id, dst, fresh); }
+  static void field(const writer& w, node_id id, Mysqlx::Expr::Object::ObjectField& dst,
+                    bool fresh);
 
   // The children from `first` on into `dst`: existing elements are
-  // overwritten, missing ones added, extra ones removed (RemoveLast keeps
-  // them cleared for a later Add, as Clear() does).
-  template <typename T, typename Fn>
-  void list(node_id first, google::protobuf::RepeatedPtrField<T>& dst, Fn write) const {
+  // overwritten, missing ones added, extra ones removed (RemoveLast clears
+  // them and keeps them for a later Add, as Clear() does).
+  // `write` is a template argument so that the calls are direct.
+  template <auto write, typename T>
+  void list(node_id first, google::protobuf::RepeatedPtrField<T>& dst) const {
     const int have = dst.size();
     int i = 0;
-    for (node_id c = first; c != no_node; c = m_tree[c].next, ++i)
-      write(c, *this, i < have ? *dst.Mutable(i) : *dst.Add());
+    for (node_id c = first; c != no_node; c = m_tree[c].next, ++i) {
+      if (i < have)
+        write(*this, c, *dst.Mutable(i), false);
+      else
+        write(*this, c, *dst.Add(), true);
+    }
     while (dst.size() > i) dst.RemoveLast();
   }
 
   const tree& m_tree;
 };
 
-void writer::scalar(const node& n, Scalar& dst) const {
-  drop_unknown(dst);
+// The sub-message `f` of `msg`, and whether it holds nothing yet.
+void writer::scalar(const writer& w, const node& n, Scalar& dst, bool fresh) {
+  if (!fresh) drop_unknown(dst);
   const auto type = static_cast<Scalar::Type>(n.sub);
   dst.set_type(type);
   switch (type) {
@@ -77,22 +87,29 @@ void writer::scalar(const node& n, Scalar& dst) const {
     dst.set_v_bool(n.v.b);
     break;
   case Scalar::V_STRING: {
+    const bool new_s = fresh || !dst.has_v_string();
     Scalar::String& s = *dst.mutable_v_string();
-    drop_unknown(s);
-    set(s.mutable_value(), n.text[0]);
-    CLEAR(s, collation);
+    w.set(s.mutable_value(), n.text[0]);
+    if (!new_s) {
+      drop_unknown(s);
+      CLEAR(s, collation);
+    }
     break;
   }
   case Scalar::V_OCTETS: {
+    const bool new_o = fresh || !dst.has_v_octets();
     Scalar::Octets& o = *dst.mutable_v_octets();
-    drop_unknown(o);
-    set(o.mutable_value(), n.text[0]);
-    CLEAR(o, content_type);
+    w.set(o.mutable_value(), n.text[0]);
+    if (!new_o) {
+      drop_unknown(o);
+      CLEAR(o, content_type);
+    }
     break;
   }
   default: // V_NULL: the type alone
     break;
   }
+  if (fresh) return;
   if (type != Scalar::V_SINT) CLEAR(dst, v_signed_int);
   if (type != Scalar::V_UINT) CLEAR(dst, v_unsigned_int);
   if (type != Scalar::V_OCTETS) CLEAR(dst, v_octets);
@@ -102,43 +119,37 @@ void writer::scalar(const node& n, Scalar& dst) const {
   if (type != Scalar::V_STRING) CLEAR(dst, v_string);
 }
 
-void writer::item(const node& n, const writer& w, DocumentPathItem& dst) {
-  drop_unknown(dst);
+void writer::item(const writer& w, node_id id, DocumentPathItem& dst, bool fresh) {
+  const node& n = w.m_tree[id];
   const auto type = static_cast<DocumentPathItem::Type>(n.sub);
   dst.set_type(type);
-  if ((n.has & 1) != 0)
-    w.set(dst.mutable_value(), n.text[0]);
-  else
-    CLEAR(dst, value);
-  if (type == DocumentPathItem::ARRAY_INDEX)
-    dst.set_index(static_cast<std::uint32_t>(n.v.u));
-  else
-    CLEAR(dst, index);
+  if ((n.has & 1) != 0) w.set(dst.mutable_value(), n.text[0]);
+  if (type == DocumentPathItem::ARRAY_INDEX) dst.set_index(static_cast<std::uint32_t>(n.v.u));
+  if (fresh) return;
+  drop_unknown(dst);
+  if ((n.has & 1) == 0) CLEAR(dst, value);
+  if (type != DocumentPathItem::ARRAY_INDEX) CLEAR(dst, index);
 }
 
-void writer::field(node_id id, const writer& w, Mysqlx::Expr::Object::ObjectField& dst) {
-  drop_unknown(dst);
+void writer::field(const writer& w, node_id id, Mysqlx::Expr::Object::ObjectField& dst,
+                   bool fresh) {
+  if (!fresh) drop_unknown(dst);
   const node& n = w.m_tree[id];
   w.set(dst.mutable_key(), n.text[0]);
-  w.expr(n.first, *dst.mutable_value());
+  const bool new_value = fresh || !dst.has_value();
+  w.expr(n.first, *dst.mutable_value(), new_value);
 }
 
-void writer::column(const node& n, ColumnIdentifier& dst) const {
+void writer::column(const node& n, ColumnIdentifier& dst, bool fresh) const {
+  list<&item>(n.first, *dst.mutable_document_path());
+  if ((n.has & 1) != 0) set(dst.mutable_name(), n.text[0]);
+  if ((n.has & 2) != 0) set(dst.mutable_table_name(), n.text[1]);
+  if ((n.has & 4) != 0) set(dst.mutable_schema_name(), n.text[2]);
+  if (fresh) return;
   drop_unknown(dst);
-  list(n.first, *dst.mutable_document_path(),
-       [](node_id c, const writer& w, DocumentPathItem& d) { item(w.m_tree[c], w, d); });
-  if ((n.has & 1) != 0)
-    set(dst.mutable_name(), n.text[0]);
-  else
-    CLEAR(dst, name);
-  if ((n.has & 2) != 0)
-    set(dst.mutable_table_name(), n.text[1]);
-  else
-    CLEAR(dst, table_name);
-  if ((n.has & 4) != 0)
-    set(dst.mutable_schema_name(), n.text[2]);
-  else
-    CLEAR(dst, schema_name);
+  if ((n.has & 1) == 0) CLEAR(dst, name);
+  if ((n.has & 2) == 0) CLEAR(dst, table_name);
+  if ((n.has & 4) == 0) CLEAR(dst, schema_name);
 }
 
 Expr::Type expr_type(node_kind kind) noexcept {
@@ -160,12 +171,9 @@ Expr::Type expr_type(node_kind kind) noexcept {
   }
 }
 
-void writer::expr(node_id id, Expr& dst) const {
-  const node& n = m_tree[id];
-  const Expr::Type type = expr_type(n.kind);
+// Clears the fields of a reused Expr that an Expr of `type` does not have.
+void clear_other_than(Expr& dst, Expr::Type type) {
   drop_unknown(dst);
-  dst.set_type(type);
-  // The fields of every other type go first, so each case below only sets.
   if (type != Expr::IDENT) CLEAR(dst, identifier);
   CLEAR(dst, variable);
   if (type != Expr::LITERAL) CLEAR(dst, literal);
@@ -174,69 +182,84 @@ void writer::expr(node_id id, Expr& dst) const {
   if (type != Expr::PLACEHOLDER) CLEAR(dst, position);
   if (type != Expr::OBJECT) CLEAR(dst, object);
   if (type != Expr::ARRAY) CLEAR(dst, array);
+}
 
+void writer::expr(node_id id, Expr& dst, bool fresh) const {
+  const node& n = m_tree[id];
+  const Expr::Type type = expr_type(n.kind);
+  if (!fresh) clear_other_than(dst, type);
+  dst.set_type(type);
   switch (type) {
-  case Expr::LITERAL:
-    scalar(n, *dst.mutable_literal());
+  case Expr::LITERAL: {
+    const bool new_lit = fresh || !dst.has_literal();
+    scalar(*this, n, *dst.mutable_literal(), new_lit);
     break;
+  }
   case Expr::PLACEHOLDER:
     dst.set_position(static_cast<std::uint32_t>(n.v.u));
     break;
   case Expr::OPERATOR: {
+    const bool new_op = fresh || !dst.has_operator_();
     Mysqlx::Expr::Operator& op = *dst.mutable_operator_();
-    drop_unknown(op);
+    if (!new_op) drop_unknown(op);
     set(op.mutable_name(), n.v.name);
-    list(n.first, *op.mutable_param(), &param);
+    list<&param>(n.first, *op.mutable_param());
     break;
   }
   case Expr::FUNC_CALL: {
+    const bool new_call = fresh || !dst.has_function_call();
     Mysqlx::Expr::FunctionCall& call = *dst.mutable_function_call();
-    drop_unknown(call);
+    const bool new_name = new_call || !call.has_name();
     Mysqlx::Expr::Identifier& name = *call.mutable_name();
-    drop_unknown(name);
     if ((n.has & 4) != 0) // a constant: JSON_UNQUOTE of ->>
       set(name.mutable_name(), n.v.name);
     else
       set(name.mutable_name(), n.text[0]);
-    if ((n.has & 2) != 0)
-      set(name.mutable_schema_name(), n.text[1]);
-    else
-      CLEAR(name, schema_name);
-    list(n.first, *call.mutable_param(), &param);
+    if ((n.has & 2) != 0) set(name.mutable_schema_name(), n.text[1]);
+    if (!new_name) {
+      drop_unknown(name);
+      if ((n.has & 2) == 0) CLEAR(name, schema_name);
+    }
+    if (!new_call) drop_unknown(call);
+    list<&param>(n.first, *call.mutable_param());
     break;
   }
   case Expr::OBJECT: {
+    const bool new_obj = fresh || !dst.has_object();
     Mysqlx::Expr::Object& obj = *dst.mutable_object();
-    drop_unknown(obj);
-    list(n.first, *obj.mutable_fld(), &field);
+    if (!new_obj) drop_unknown(obj);
+    list<&field>(n.first, *obj.mutable_fld());
     break;
   }
   case Expr::ARRAY: {
+    const bool new_arr = fresh || !dst.has_array();
     Mysqlx::Expr::Array& arr = *dst.mutable_array();
-    drop_unknown(arr);
-    list(n.first, *arr.mutable_value(), &param);
+    if (!new_arr) drop_unknown(arr);
+    list<&param>(n.first, *arr.mutable_value());
     break;
   }
-  default:
-    column(n, *dst.mutable_identifier());
+  default: {
+    const bool new_id = fresh || !dst.has_identifier();
+    column(n, *dst.mutable_identifier(), new_id);
     break;
+  }
   }
 }
 
 } // namespace
 
 void assign(Expr& dst, const tree& nodes, const parsed& src) {
-  writer(nodes).expr(src.root, dst);
+  writer(nodes).expr(src.root, dst, false);
 }
 
 void assign(ColumnIdentifier& dst, const tree& nodes, const parsed& src) {
-  writer(nodes).column(nodes[src.root], dst);
+  writer(nodes).column(nodes[src.root], dst, false);
 }
 
 void assign(Mysqlx::Crud::Projection& dst, const tree& nodes, const parsed& src) {
   const writer w(nodes);
   drop_unknown(dst);
-  w.expr(src.root, *dst.mutable_source());
+  w.expr(src.root, *dst.mutable_source(), false);
   if (src.has_alias)
     w.set(dst.mutable_alias(), src.alias);
   else
@@ -245,7 +268,7 @@ void assign(Mysqlx::Crud::Projection& dst, const tree& nodes, const parsed& src)
 
 void assign(Mysqlx::Crud::Order& dst, const tree& nodes, const parsed& src) {
   drop_unknown(dst);
-  writer(nodes).expr(src.root, *dst.mutable_expr());
+  writer(nodes).expr(src.root, *dst.mutable_expr(), false);
   if (src.direction != 0)
     dst.set_direction(static_cast<Mysqlx::Crud::Order::Direction>(src.direction));
   else
