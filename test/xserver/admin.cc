@@ -99,12 +99,20 @@ const Any* field(const Any* obj, const char* key) {
   return nullptr;
 }
 
-// Is schema.name a collection: doc and _id, every other column generated?
+namespace {
+// SQL true for a collection table: doc and _id, every other column
+// generated, or a SPATIAL index's geometry column ($ix_..., admin_index.cc).
+std::string is_collection_sql(const std::string& schema_expr, const std::string& name_expr) {
+  return "(SELECT SUM(C.COLUMN_NAME IN ('doc','_id')) = 2 AND SUM(C.COLUMN_NAME NOT IN "
+         "('doc','_id') AND C.IS_GENERATED = 'NEVER' AND C.COLUMN_NAME NOT LIKE '$ix\\_%') = 0 "
+         "FROM information_schema.COLUMNS C WHERE C.TABLE_SCHEMA = " +
+         schema_expr + " AND C.TABLE_NAME = " + name_expr + ")";
+}
+} // namespace
+
+// Is schema.name a collection?
 bool is_collection(mariadb_conn& db, const std::string& schema, const std::string& name) {
-  auto rows = db.select("SELECT SUM(COLUMN_NAME IN ('doc','_id')) = 2 AND "
-                        "SUM(COLUMN_NAME NOT IN ('doc','_id') AND IS_GENERATED = 'NEVER') = 0 "
-                        "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = " +
-                        db.quote(schema) + " AND TABLE_NAME = " + db.quote(name));
+  auto rows = db.select("SELECT " + is_collection_sql(db.quote(schema), db.quote(name)));
   return rows && !rows->empty() && (*rows)[0][0].value_or("0") == "1";
 }
 
@@ -216,10 +224,7 @@ stmt_result session::list_objects(const Any* schema_arg, const Any* pattern_arg)
   auto found = m_db->select("SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = " +
                             m_db->quote(schema));
   if (!found || found->empty()) return x_error{1049, "Unknown database '" + schema + "'", "42000"};
-  const std::string is_coll =
-      "(SELECT SUM(C.COLUMN_NAME IN ('doc','_id')) = 2 AND SUM(C.COLUMN_NAME NOT IN ('doc','_id') "
-      "AND C.IS_GENERATED = 'NEVER') = 0 FROM information_schema.COLUMNS C WHERE "
-      "C.TABLE_SCHEMA = T.TABLE_SCHEMA AND C.TABLE_NAME = T.TABLE_NAME)";
+  const std::string is_coll = is_collection_sql("T.TABLE_SCHEMA", "T.TABLE_NAME");
   std::string sql =
       "SELECT CAST(T.TABLE_NAME AS CHAR(64)) AS name, CAST(CASE WHEN T.TABLE_TYPE = 'VIEW' THEN "
       "IF(" +

@@ -10,6 +10,7 @@
 
 #include <cctype>
 #include <regex>
+#include <vector>
 
 namespace xserver {
 
@@ -32,7 +33,16 @@ struct index_field {
   std::string definition; // ADD COLUMN clause body
   std::string key_part;   // the column, with a prefix length for TEXT(n)
   bool required = false;
+  std::string geo_args; // GEOJSON: ST_GeomFromGeoJSON's path, options, srid
 };
+
+// A GEOJSON field's geometry, computed from the document `doc` (a column
+// reference: doc, or NEW.doc in a trigger).
+std::string geometry_of(const index_field& f, const std::string& doc) {
+  const auto comma = f.geo_args.find(',');
+  return "ST_GeomFromGeoJSON(JSON_EXTRACT(" + doc + "," + f.geo_args.substr(0, comma) + ")" +
+         f.geo_args.substr(comma) + ")";
+}
 
 // The column type for a field type, and whether the value is text (kept
 // unquoted) rather than a JSON scalar. Types as the X DevAPI documents them.
@@ -87,9 +97,15 @@ std::optional<x_error> parse_field(const Any& spec, const std::string& index_typ
   if (auto e = f.uint("options", options)) return e;
   if (auto e = f.uint("srid", srid)) return e;
   if (path.empty() || path[0] != '$') return bad_value("Invalid document path '" + path + "'");
+  // As index_field.cc: options and srid belong to GEOJSON fields only.
+  if ((f.get("options") || f.get("srid")) && upper(type) != "GEOJSON")
+    return bad_value("Unsupported argument specification for '" + path + "'");
   if (array) return bad_value("xserverd does not implement multi-valued (array) indexes");
+  // MySQL's ALTER fails with ER_SPATIAL_CANT_HAVE_NULL, which the X Plugin
+  // reports as 5117 (admin_cmd_index.cc).
   if (index_type == "SPATIAL" && !required)
-    return bad_value("GEOJSON index requires 'field.required: TRUE");
+    return make_error(errc::x_doc_required_field_missing,
+                      "GEOJSON index requires 'field.required: TRUE");
   std::string sql_type, prefix;
   bool text = false;
   if (auto e = column_type(type, index_type, sql_type, prefix, text)) return e;
@@ -114,6 +130,8 @@ std::optional<x_error> parse_field(const Any& spec, const std::string& index_typ
                    value + ")" + storage;
   out.key_part = quote_identifier(out.column) + prefix;
   out.required = required;
+  if (index_type == "SPATIAL")
+    out.geo_args = db.quote(path) + "," + std::to_string(options) + "," + std::to_string(srid);
   return std::nullopt;
 }
 
@@ -126,6 +144,83 @@ std::string required_constraint(const std::string& column) {
   return "$req" + column.substr(3);
 }
 
+// The triggers that keep a SPATIAL index's column filled, one per event.
+std::string geometry_trigger(const std::string& schema, const std::string& column, char event) {
+  return quote_identifier(schema) + "." +
+         quote_identifier("$ixg" + std::string(1, event) + column.substr(3));
+}
+
+// Undoes add_geometry_column(); whatever exists of it goes.
+void drop_geometry_column(mariadb_conn& db, const std::string& schema,
+                          const std::string& collection, const std::string& column) {
+  for (char event : {'I', 'U'})
+    db.exec("DROP TRIGGER IF EXISTS " + geometry_trigger(schema, column, event));
+  db.exec("ALTER TABLE " + table_of(schema, collection) + " DROP COLUMN IF EXISTS " +
+          quote_identifier(column));
+}
+
+// Drops the index columns no remaining index uses, with their required
+// constraints and geometry triggers.
+std::optional<x_error> drop_unused_index_columns(mariadb_conn& db, const std::string& schema,
+                                                 const std::string& collection) {
+  const std::string table = table_of(schema, collection);
+  auto unused = db.select(
+      "SELECT C.COLUMN_NAME FROM information_schema.COLUMNS C WHERE C.TABLE_SCHEMA = " +
+      db.quote(schema) + " AND C.TABLE_NAME = " + db.quote(collection) +
+      " AND C.COLUMN_NAME LIKE '$ix\\_%' AND NOT EXISTS (SELECT 1 FROM "
+      "information_schema.STATISTICS S WHERE S.TABLE_SCHEMA = C.TABLE_SCHEMA AND S.TABLE_NAME = "
+      "C.TABLE_NAME AND S.COLUMN_NAME = C.COLUMN_NAME)");
+  if (!unused) return db.last_error();
+  x_error err;
+  for (const auto& row : *unused) {
+    const std::string column = row[0].value_or("");
+    for (char event : {'I', 'U'})
+      db.exec("DROP TRIGGER IF EXISTS " + geometry_trigger(schema, column, event));
+    db.exec("ALTER TABLE " + table + " DROP CONSTRAINT IF EXISTS " +
+            quote_identifier(required_constraint(column)));
+    if (!db.exec("ALTER TABLE " + table + " DROP COLUMN " + quote_identifier(column), &err))
+      return err;
+  }
+  return std::nullopt;
+}
+
+// A SPATIAL index. InnoDB wants its key part NOT NULL, and MariaDB allows
+// no NOT NULL generated column, so the geometry is a real NOT NULL column
+// that BEFORE INSERT / UPDATE triggers fill from the document (as _id is):
+// a document without the field fails with 1048, reported as 5115, as on
+// MySQL. Created once per field; another SPATIAL index on it shares it.
+std::optional<x_error> add_geometry_column(mariadb_conn& db, const std::string& schema,
+                                           const std::string& collection, const index_field& f) {
+  const std::string table = table_of(schema, collection);
+  auto exists = db.select(
+      "SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = " + db.quote(schema) +
+      " AND TABLE_NAME = " + db.quote(collection) + " AND COLUMN_NAME = " + db.quote(f.column));
+  if (!exists) return db.last_error();
+  if (!exists->empty()) return std::nullopt;
+  x_error err;
+  auto missing = db.select(
+      "SELECT 1 FROM " + table + " WHERE " + geometry_of(f, "doc") + " IS NULL LIMIT 1", &err);
+  if (!missing) return err; // e.g. a field that is not GeoJSON
+  if (!missing->empty())
+    return make_error(errc::x_doc_required_field_missing,
+                      "Collection contains document missing required field");
+  const std::string column = quote_identifier(f.column);
+  for (const std::string& sql :
+       {"ALTER TABLE " + table + " ADD COLUMN " + column + " GEOMETRY NULL",
+        "UPDATE " + table + " SET " + column + " = " + geometry_of(f, "doc"),
+        "ALTER TABLE " + table + " MODIFY " + column + " GEOMETRY NOT NULL",
+        "CREATE TRIGGER " + geometry_trigger(schema, f.column, 'I') + " BEFORE INSERT ON " + table +
+            " FOR EACH ROW SET NEW." + column + " = " + geometry_of(f, "NEW.doc"),
+        "CREATE TRIGGER " + geometry_trigger(schema, f.column, 'U') + " BEFORE UPDATE ON " + table +
+            " FOR EACH ROW SET NEW." + column + " = " + geometry_of(f, "NEW.doc")}) {
+    if (!db.exec(sql, &err)) {
+      drop_geometry_column(db, schema, collection, f.column);
+      return err;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 stmt_result session::create_collection_index(const admin_args& args) {
@@ -136,15 +231,12 @@ stmt_result session::create_collection_index(const admin_args& args) {
   if (auto e = args.string("name", name)) return e;
   if (auto e = args.boolean("unique", unique)) return e;
   if (auto e = args.string("type", type, false)) return e;
+  const std::string given_type = type;
   type = upper(type);
-  if (type != "INDEX" && type != "SPATIAL" && type != "FULLTEXT")
-    return bad_value("Argument value '" + type + "' for index type is invalid");
+  // 5.7's X Plugin knows INDEX and SPATIAL only (FULLTEXT came with 8.0).
+  if (type != "INDEX" && type != "SPATIAL" && (type != "FULLTEXT" || emulate_57()))
+    return bad_value("Argument value '" + given_type + "' for index type is invalid");
   if (unique) return bad_value("Unique indexes are currently not supported");
-  // InnoDB wants SPATIAL key parts NOT NULL, which MariaDB refuses on a
-  // generated column: a clear error rather than MariaDB's 1252.
-  if (type == "SPATIAL")
-    return bad_value("xserverd does not implement SPATIAL collection indexes (MariaDB has no "
-                     "NOT NULL generated column)");
   const Any* fields = args.get(args.get("constraint") ? "constraint" : "fields");
   if (!fields)
     return make_error(errc::x_cmd_num_arguments,
@@ -163,11 +255,30 @@ stmt_result session::create_collection_index(const admin_args& args) {
     return make_error(errc::x_invalid_collection,
                       "Table '" + schema + "." + collection + "' exists but is not a collection");
   }
-  std::string alter = "ALTER TABLE " + table_of(schema, collection);
-  std::string keys;
+  std::vector<index_field> parsed;
   for (const Any& spec : fields->array().value()) {
     index_field f;
     if (auto e = parse_field(spec, type, *m_db, f)) return e;
+    parsed.push_back(std::move(f));
+  }
+  x_error err;
+  if (type == "SPATIAL") {
+    const index_field& f = parsed.front();
+    if (auto e = add_geometry_column(*m_db, schema, collection, f)) return e;
+    if (!m_db->exec("ALTER TABLE " + table_of(schema, collection) + " ADD SPATIAL INDEX " +
+                        quote_identifier(name) + " (" + f.key_part + ")",
+                    &err)) {
+      drop_unused_index_columns(*m_db, schema, collection);
+      return err; // e.g. 1061 for a duplicate index name
+    }
+    m_out.stmt_ok();
+    return std::nullopt;
+  }
+  bool any_required = false;
+  std::string alter = "ALTER TABLE " + table_of(schema, collection);
+  std::string keys;
+  for (const index_field& f : parsed) {
+    any_required = any_required || f.required;
     // Another index on the same field and type shares the column.
     alter += " ADD COLUMN IF NOT EXISTS " + f.definition + ",";
     if (f.required)
@@ -177,8 +288,14 @@ stmt_result session::create_collection_index(const admin_args& args) {
   }
   alter += type == "INDEX" ? " ADD INDEX " : " ADD " + type + " INDEX ";
   alter += quote_identifier(name) + " (" + keys + ")";
-  x_error err;
-  if (!m_db->exec(alter, &err)) return err; // e.g. 1061 for a duplicate index name
+  if (!m_db->exec(alter, &err)) {
+    // A document without a required field fails the CHECK (MariaDB 4025);
+    // MySQL's NOT NULL column fails with 1048 / 1138, reported as 5117.
+    if (any_required && err.code == 4025)
+      return make_error(errc::x_doc_required_field_missing,
+                        "Collection contains document missing required field");
+    return err; // e.g. 1061 for a duplicate index name
+  }
   m_out.stmt_ok();
   return std::nullopt;
 }
@@ -188,25 +305,12 @@ stmt_result session::drop_collection_index(const admin_args& args) {
   if (auto e = args.string("schema", schema)) return e;
   if (auto e = args.string("collection", collection)) return e;
   if (auto e = args.string("name", name)) return e;
-  const std::string table = table_of(schema, collection);
   x_error err;
-  if (!m_db->exec("ALTER TABLE " + table + " DROP INDEX " + quote_identifier(name), &err))
+  if (!m_db->exec("ALTER TABLE " + table_of(schema, collection) + " DROP INDEX " +
+                      quote_identifier(name),
+                  &err))
     return err; // 1091 for an unknown index
-  // The generated index columns no remaining index uses.
-  auto unused = m_db->select(
-      "SELECT C.COLUMN_NAME FROM information_schema.COLUMNS C WHERE C.TABLE_SCHEMA = " +
-      m_db->quote(schema) + " AND C.TABLE_NAME = " + m_db->quote(collection) +
-      " AND C.COLUMN_NAME LIKE '$ix\\_%' AND NOT EXISTS (SELECT 1 FROM "
-      "information_schema.STATISTICS S WHERE S.TABLE_SCHEMA = C.TABLE_SCHEMA AND S.TABLE_NAME = "
-      "C.TABLE_NAME AND S.COLUMN_NAME = C.COLUMN_NAME)");
-  if (!unused) return m_db->last_error();
-  for (const auto& row : *unused) {
-    const std::string column = row[0].value_or("");
-    m_db->exec("ALTER TABLE " + table + " DROP CONSTRAINT IF EXISTS " +
-               quote_identifier(required_constraint(column)));
-    if (!m_db->exec("ALTER TABLE " + table + " DROP COLUMN " + quote_identifier(column), &err))
-      return err;
-  }
+  if (auto e = drop_unused_index_columns(*m_db, schema, collection)) return e;
   m_out.stmt_ok();
   return std::nullopt;
 }
