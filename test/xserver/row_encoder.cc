@@ -55,6 +55,13 @@ x_type x_type_of(const MYSQL_FIELD& f) {
   return x_type::bytes;
 }
 
+bool is_json_column(const MYSQL_FIELD& f) {
+  MARIADB_CONST_STRING fmt{};
+  return x_type_of(f) == x_type::bytes &&
+         mariadb_field_attr(&fmt, &f, MARIADB_FIELD_ATTR_FORMAT_NAME) == 0 && fmt.length == 4 &&
+         std::memcmp(fmt.str, "json", 4) == 0;
+}
+
 void fill_column_metadata(const MYSQL_FIELD& f, bool compact,
                           Mysqlx::Resultset::ColumnMetaData& m) {
   const x_type t = x_type_of(f);
@@ -88,9 +95,7 @@ void fill_column_metadata(const MYSQL_FIELD& f, bool compact,
   if (f.flags & AUTO_INCREMENT_FLAG) flags |= 0x0100;
   m.set_flags(flags);
   if (t == x_type::bytes) {
-    MARIADB_CONST_STRING fmt{};
-    if (mariadb_field_attr(&fmt, &f, MARIADB_FIELD_ATTR_FORMAT_NAME) == 0 && fmt.length == 4 &&
-        std::memcmp(fmt.str, "json", 4) == 0)
+    if (is_json_column(f))
       m.set_content_type(Mysqlx::Resultset::JSON);
     else if (f.type == MYSQL_TYPE_GEOMETRY)
       m.set_content_type(Mysqlx::Resultset::GEOMETRY);

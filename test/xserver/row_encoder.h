@@ -26,6 +26,9 @@ namespace xserver {
 using x_type = cdk::protocol::field_type;
 
 x_type x_type_of(const MYSQL_FIELD& f);
+// A JSON column (MariaDB's extended metadata format=json): its text is
+// re-printed the MySQL way (json_text.h).
+bool is_json_column(const MYSQL_FIELD& f);
 void fill_column_metadata(const MYSQL_FIELD& f, bool compact, Mysqlx::Resultset::ColumnMetaData& m);
 
 // Appends the encoding of one non-NULL value given as MariaDB text.

@@ -4,6 +4,7 @@
 // StmtExecuteOk. MariaDB errors keep MariaDB's code and SQLSTATE.
 #include "mysqlx_resultset.pb.h"
 #include "mysqlx_sql.pb.h"
+#include "test/xserver/json_text.h"
 #include "test/xserver/row_encoder.h"
 #include "test/xserver/session.h"
 #include "test/xserver/sql_text.h"
@@ -11,6 +12,11 @@
 #include <mysql.h>
 
 namespace xserver {
+
+namespace {
+// append_row()'s marker for a JSON column (x_type values are all >= 1).
+constexpr int json_column = -1;
+} // namespace
 
 stmt_result session::on_stmt_execute(const std::string& payload) {
   Mysqlx::Sql::StmtExecute msg;
@@ -39,7 +45,15 @@ void session::append_row(char** row, const unsigned long* lengths, const std::ve
   std::string payload;
   for (std::size_t i = 0; i < types.size(); ++i) {
     std::string field;
-    if (row[i]) encode_value(static_cast<x_type>(types[i]), {row[i], lengths[i]}, field);
+    if (row[i] && types[i] == json_column) {
+      // MariaDB returns JSON as it was written; MySQL prints its binary form.
+      const std::string_view text(row[i], lengths[i]);
+      const auto mysql =
+          mysql_json_text(text, emulate_57() ? json_dialect::mysql57 : json_dialect::mysql80);
+      encode_value(x_type::bytes, mysql ? std::string_view(*mysql) : text, field);
+    } else if (row[i]) {
+      encode_value(static_cast<x_type>(types[i]), {row[i], lengths[i]}, field);
+    }
     payload += '\x0a'; // Row.field = 1, length-delimited
     append_varint(field.size(), payload);
     payload += field;
@@ -62,7 +76,7 @@ stmt_result session::execute_sql(std::string_view sql, bool rows_affected_notice
       for (unsigned i = 0; i < n; ++i) {
         Mysqlx::Resultset::ColumnMetaData meta;
         fill_column_metadata(fields[i], m_compact_metadata, meta);
-        types[i] = static_cast<int>(x_type_of(fields[i]));
+        types[i] = is_json_column(fields[i]) ? json_column : static_cast<int>(x_type_of(fields[i]));
         m_out.add(server_msg::resultset_column_meta_data, meta);
       }
       while (MYSQL_ROW row = mysql_fetch_row(res)) {

@@ -77,7 +77,7 @@ TEST(Crud80, FindByIdReturnsTheDocument) {
   ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
   auto docs = column_strings(r);
   ASSERT_EQ(docs.size(), 1u);
-  EXPECT_EQ(docs[0], R"({"_id":"b","v":2})");
+  EXPECT_EQ(docs[0], R"({"v": 2, "_id": "b"})"); // MySQL's order and spacing
   EXPECT_TRUE(column_strings(s.find_by_id("zz")).empty());
 }
 
@@ -151,7 +151,7 @@ TEST(Crud80, PreparedFindAndInsertRunWithEachExecutesArguments) {
     ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
     auto docs = column_strings(r);
     ASSERT_EQ(docs.size(), 1u);
-    EXPECT_NE(docs[0].find(std::string("\"_id\":\"") + id + "\""), std::string::npos) << docs[0];
+    EXPECT_NE(docs[0].find(std::string("\"_id\": \"") + id + "\""), std::string::npos) << docs[0];
   }
   // A prepared insert still gets server-generated ids.
   Mysqlx::Prepare::Prepare pi;
@@ -197,22 +197,16 @@ std::vector<frame> update_a(crud_session& s, Mysqlx::Crud::UpdateOperation::Upda
   return s.c.reply();
 }
 
-// A document as text without MariaDB's spaces after ':' and ','.
-std::string compact(std::string doc) {
-  doc.erase(std::remove(doc.begin(), doc.end(), ' '), doc.end());
-  return doc;
-}
-
 TEST(Crud80, ArrayAppendToAMissingPathLeavesTheDocumentUnchanged) {
   crud_session s;
   // MySQL ignores the missing path; MariaDB's JSON_ARRAY_APPEND would give NULL.
   auto r = update_a(s, Mysqlx::Crud::UpdateOperation::ARRAY_APPEND, "nope", str("x"));
   ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
-  EXPECT_EQ(compact(column_strings(s.find_by_id("a")).at(0)), R"({"_id":"a","v":1})");
+  EXPECT_EQ(column_strings(s.find_by_id("a")).at(0), R"({"v": 1, "_id": "a"})");
   // An existing path still gets the value appended (a scalar becomes an array).
   r = update_a(s, Mysqlx::Crud::UpdateOperation::ARRAY_APPEND, "v", str("x"));
   ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
-  EXPECT_EQ(compact(column_strings(s.find_by_id("a")).at(0)), R"({"_id":"a","v":[1,"x"]})");
+  EXPECT_EQ(column_strings(s.find_by_id("a")).at(0), R"({"v": [1, "x"], "_id": "a"})");
 }
 
 TEST(Crud80, DocumentUpdateWithInvalidJsonGives5050) {
@@ -232,7 +226,7 @@ TEST(Crud80, DocumentUpdateWithInvalidJsonGives5050) {
   EXPECT_EQ(e.code(), 5050u) << describe(r);
   EXPECT_EQ(e.msg(), "Invalid data for update operation on document collection table");
   EXPECT_EQ(e.sql_state(), "HY000");
-  EXPECT_EQ(column_strings(s.find_by_id("a")).at(0), R"({"_id":"a","v":1})");
+  EXPECT_EQ(column_strings(s.find_by_id("a")).at(0), R"({"v": 1, "_id": "a"})");
 }
 
 } // namespace
