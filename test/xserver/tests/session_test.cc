@@ -1,6 +1,7 @@
 // Session.Reset / Session.Close, and the list_clients / kill_client admin
 // commands (8.0 fixture).
 #include "mysqlx_connection.pb.h"
+#include "mysqlx_prepare.pb.h"
 #include "mysqlx_resultset.pb.h"
 #include "mysqlx_session.pb.h"
 #include "mysqlx_sql.pb.h"
@@ -53,6 +54,41 @@ TEST(Session80, ResetKeepOpenKeepsTheUserAndClearsSessionState) {
   auto r = c.sql("SELECT CAST(@v AS CHAR)");
   ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
   EXPECT_EQ(column_strings(r), (std::vector<std::string>{"<NULL>"}));
+}
+
+// MySQL 8.0 deallocates every prepared statement of the session on a reset,
+// keep_open or not: a pooled session reused by the next lease starts with
+// none, and its stmt_ids may be reused without clashing.
+TEST(Session80, ResetKeepOpenDropsPreparedStatements) {
+  xclient c = authed();
+  Mysqlx::Prepare::Prepare p;
+  p.set_stmt_id(1);
+  p.mutable_stmt()->set_type(Mysqlx::Prepare::Prepare::OneOfMessage::STMT);
+  p.mutable_stmt()->mutable_stmt_execute()->set_stmt("SELECT 'lease 1'");
+  c.send(client_msg::prepare_prepare, p);
+  ASSERT_TRUE(is(c.reply().back(), server_msg::ok));
+  Mysqlx::Prepare::Execute e;
+  e.set_stmt_id(1);
+  c.send(client_msg::prepare_execute, e);
+  auto before = c.reply();
+  ASSERT_TRUE(is(before.back(), server_msg::sql_stmt_execute_ok)) << describe(before);
+  EXPECT_EQ(column_strings(before), (std::vector<std::string>{"lease 1"}));
+
+  ASSERT_TRUE(is(reset(c, true).back(), server_msg::ok));
+  c.send(client_msg::prepare_execute, e);
+  auto after = c.reply();
+  ASSERT_TRUE(is(after.back(), server_msg::error)) << describe(after);
+  EXPECT_EQ(error_of(after.back()).code(), 5110u);
+  Mysqlx::Prepare::Deallocate d;
+  d.set_stmt_id(1);
+  c.send(client_msg::prepare_deallocate, d);
+  EXPECT_EQ(error_of(c.reply().back()).code(), 5110u);
+  // The id is free again: a new statement under it runs as itself.
+  p.mutable_stmt()->mutable_stmt_execute()->set_stmt("SELECT 'lease 2'");
+  c.send(client_msg::prepare_prepare, p);
+  ASSERT_TRUE(is(c.reply().back(), server_msg::ok));
+  c.send(client_msg::prepare_execute, e);
+  EXPECT_EQ(column_strings(c.reply()), (std::vector<std::string>{"lease 2"}));
 }
 
 TEST(Session80, ResetWithoutKeepOpenNeedsANewAuthentication) {
