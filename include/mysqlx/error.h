@@ -20,6 +20,7 @@
 
 MYSQLX_NAMESPACE_BEGIN
 
+/// The root of every exception the connector throws: message, code, SQLSTATE, Kind.
 class MYSQLX_EXPORT Error : public std::runtime_error {
 public:
   /// Where an error came from; callers branch on this, never on message text.
@@ -32,6 +33,7 @@ public:
   /// A client error with code 0 and SQLSTATE HY000 (for user code that
   /// throws mysqlx::Error itself, as the official class allows).
   explicit Error(const std::string& message);
+  /// The same from a C string; null is an empty message.
   explicit Error(const char* message);
   /// `sql_state` longer than 5 characters is cut to 5.
   Error(Kind kind, std::uint32_t code, const std::string& sql_state, const std::string& message,
@@ -42,9 +44,13 @@ public:
   std::uint32_t code() const noexcept { return m_code; }
   /// The five-character SQLSTATE ("HY000" when none applies).
   std::string sqlState() const { return std::string(m_sql_state); }
+  /// Where the error came from.
   Kind kind() const noexcept { return m_kind; }
+  /// kind() is Kind::SERVER.
   bool isServerError() const noexcept { return m_kind == Kind::SERVER; }
+  /// kind() is Kind::CLIENT.
   bool isClientError() const noexcept { return m_kind == Kind::CLIENT; }
+  /// kind() is Kind::CONNECTION.
   bool isConnectionError() const noexcept { return m_kind == Kind::CONNECTION; }
   /// True when the session cannot continue after this error (a broken
   /// connection, or a server error of severity FATAL).
@@ -61,6 +67,7 @@ private:
 /// codes (deadlock 1213, lock wait timeout 1205); the code tells.
 class MYSQLX_EXPORT ServerError : public Error {
 public:
+  /// Kind::SERVER; `fatal` when the server sent the error with severity FATAL.
   ServerError(std::uint32_t code, const std::string& sql_state, const std::string& message,
               bool fatal = false);
 };
@@ -69,6 +76,7 @@ public:
 /// session is unusable; retrying with a new session may help.
 class MYSQLX_EXPORT ConnectionError : public Error {
 public:
+  /// Kind::CONNECTION; always fatal (isFatal() is true).
   ConnectionError(std::uint32_t code, const std::string& message,
                   const std::string& sql_state = "HY000");
 };
@@ -77,6 +85,7 @@ public:
 /// option, document, value conversion or API use. Retrying will not help.
 class MYSQLX_EXPORT ClientError : public Error {
 public:
+  /// Kind::CLIENT; the connector uses the codes in errc.
   ClientError(std::uint32_t code, const std::string& message,
               const std::string& sql_state = "HY000", bool fatal = false);
 };

@@ -38,6 +38,7 @@ MYSQLX_NAMESPACE_BEGIN
 
 /// Session options. URI .. COMPRESSION keep Connector/C++ 8's numbers.
 struct SessionOption {
+  /// The option numbers, given in option/value pairs.
   enum Enum {
     URI = 1,                ///< a connection string; sets everything it names
     HOST,                   ///< host name, IPv4 or IPv6 address; starts a new fail-over entry
@@ -62,12 +63,13 @@ struct SessionOption {
     SSL_CRLPATH,            ///< directory of revocation lists
     DOCID_MODE,             ///< ours: DocIdMode, who generates document ids
     MAX_MESSAGE_SIZE,       ///< ours: largest X Protocol message accepted, in bytes
-    LAST
+    LAST                    ///< not an option: one past the last
   };
 };
 
 /// Client (pool) options, accepted together with SessionOption values.
 struct ClientOption {
+  /// The pool option numbers (negative: they never clash with SessionOption).
   enum Enum {
     POOLING = -1,            ///< bool (default true)
     POOL_MAX_SIZE = -2,      ///< sessions in the pool, > 0 (default 25)
@@ -76,9 +78,13 @@ struct ClientOption {
   };
 };
 
+/// REQUIRED: TLS without certificate checks; VERIFY_CA: the server's certificate
+/// must chain to a trusted CA; VERIFY_IDENTITY: and name the host connected to.
 enum class SSLMode { DISABLED = 1, REQUIRED, VERIFY_CA, VERIFY_IDENTITY };
 /// EXTERNAL is accepted by the type for compatibility and refused as a value.
 enum class AuthMethod { PLAIN = 1, MYSQL41, EXTERNAL, SHA256_MEMORY };
+/// PREFERRED compresses when client and server share an algorithm; REQUIRED
+/// fails session creation when they do not.
 enum class CompressionMode { DISABLED = 1, PREFERRED, REQUIRED };
 /// Who generates the `_id` of documents added without one. AUTO: the server
 /// when it can (MySQL 8.0), else the connector; SERVER: fail at session
@@ -98,7 +104,7 @@ MYSQLX_EXPORT std::string ClientOptionName(ClientOption::Enum opt);
 
 /// The pool options of a ClientSettings, with their defaults.
 struct PoolOptions {
-  bool enabled = true;
+  bool enabled = true;                        ///< false: each getSession() opens a new connection
   std::size_t max_size = 25;                  ///< never 0
   std::chrono::milliseconds queue_timeout{0}; ///< 0: wait forever for a free session
   std::chrono::milliseconds max_idle_time{0}; ///< 0: idle sessions never expire
@@ -148,6 +154,7 @@ template <typename... Args> option_list make_options(const Args&... args) {
 
 } // namespace detail
 
+/// What a Session connects to and how: a connection string or option/value pairs.
 class MYSQLX_EXPORT SessionSettings {
 public:
   SessionSettings();
@@ -155,26 +162,38 @@ public:
   /// `[mysqlx://][user[:password]@]host[:port][/schema][?option=value&...]`,
   /// or a host list `[h1:p1,(address=h2,priority=90)]`, or `mysqlx+srv://`.
   SessionSettings(const std::string& uri); // NOLINT: implicit, as in Connector/C++
-  SessionSettings(const char* uri);        // NOLINT
+  /// The same; null is taken as an empty string.
+  SessionSettings(const char* uri); // NOLINT
+  /// HOST, PORT and USER; PWD unless `pwd` is null, DB unless `db` is empty.
   SessionSettings(const std::string& host, unsigned port, const std::string& user,
                   const char* pwd = nullptr, const std::string& db = {});
+  /// The same; PWD is set even when empty.
   SessionSettings(const std::string& host, unsigned port, const std::string& user,
                   const std::string& pwd, const std::string& db = {});
+  /// On port 33060.
   SessionSettings(const std::string& host, const std::string& user, const char* pwd = nullptr,
                   const std::string& db = {});
+  /// On port 33060; PWD is set even when empty.
   SessionSettings(const std::string& host, const std::string& user, const std::string& pwd,
                   const std::string& db = {});
+  /// On host localhost.
   SessionSettings(unsigned port, const std::string& user, const char* pwd = nullptr,
                   const std::string& db = {});
+  /// On host localhost; PWD is set even when empty.
   SessionSettings(unsigned port, const std::string& user, const std::string& pwd,
                   const std::string& db = {});
+  /// Option/value pairs: `SessionSettings(SessionOption::HOST, "db", SessionOption::PORT, 33060)`.
   template <typename... R>
   SessionSettings(SessionOption::Enum opt, const R&... rest)
       : SessionSettings(detail::make_options(opt, rest...)) {}
 
+  /// Copies the options.
   SessionSettings(const SessionSettings&);
+  /// Takes the options; the source may then only be set(), assigned to or destroyed.
   SessionSettings(SessionSettings&&) noexcept;
+  /// Replaces the options with a copy.
   SessionSettings& operator=(const SessionSettings&);
+  /// Takes the options, as the move constructor does.
   SessionSettings& operator=(SessionSettings&&) noexcept;
   ~SessionSettings();
 
@@ -184,8 +203,12 @@ public:
   }
   /// The value of an option (the last one for HOST, PORT, ...); null if unset.
   Value find(SessionOption::Enum opt) const;
+  /// Whether the option is set (never URI: a connection string is stored as the options it names).
   bool has_option(SessionOption::Enum opt) const;
+  /// Removes every value of the option; HOST or SOCKET removes the whole
+  /// fail-over list (HOST, SOCKET, PORT and PRIORITY).
   void erase(SessionOption::Enum opt);
+  /// Removes every option.
   void clear();
 
 private:
@@ -195,32 +218,43 @@ private:
   friend struct detail::access;
 };
 
+/// What a Client connects to (session options) and its pool options (ClientOption).
 class MYSQLX_EXPORT ClientSettings {
 public:
   ClientSettings();
+  /// Session options from a connection string; pool options at their defaults.
   ClientSettings(const std::string& uri); // NOLINT: implicit, as in Connector/C++
-  ClientSettings(const char* uri);        // NOLINT
+  /// The same; null is taken as an empty string.
+  ClientSettings(const char* uri); // NOLINT
   /// Session options from the URI, client options from `options`.
   ClientSettings(const std::string& uri, const ClientSettings& options);
   /// Client options as JSON: `{"pooling": {"enabled": true, "maxSize": 25,
   /// "queueTimeout": 1000, "maxIdleTime": 5000}}` (times in milliseconds).
   ClientSettings(const std::string& uri, const DbDoc& options);
+  /// The same from JSON text (null: `{}`); invalid JSON or an unknown key throws.
   ClientSettings(const std::string& uri, const char* json_options);
+  /// A connection string, then option/value pairs: `(uri, ClientOption::POOL_MAX_SIZE, 8)`.
   template <typename... R>
   ClientSettings(const std::string& uri, ClientOption::Enum opt, const R&... rest)
       : ClientSettings(uri) {
     set(opt, rest...);
   }
+  /// Option/value pairs, client and session options in any order.
   template <typename... R>
   ClientSettings(ClientOption::Enum opt, const R&... rest)
       : ClientSettings(detail::make_options(opt, rest...)) {}
+  /// Option/value pairs, client and session options in any order.
   template <typename... R>
   ClientSettings(SessionOption::Enum opt, const R&... rest)
       : ClientSettings(detail::make_options(opt, rest...)) {}
 
+  /// Copies the options.
   ClientSettings(const ClientSettings&);
+  /// Takes the options; the source may then only be set(), assigned to or destroyed.
   ClientSettings(ClientSettings&&) noexcept;
+  /// Replaces the options with a copy.
   ClientSettings& operator=(const ClientSettings&);
+  /// Takes the options, as the move constructor does.
   ClientSettings& operator=(ClientSettings&&) noexcept;
   ~ClientSettings();
 
@@ -228,12 +262,19 @@ public:
   template <typename Opt, typename... R> void set(Opt opt, const R&... rest) {
     do_set(detail::make_options(opt, rest...));
   }
+  /// The pool option as set; null if unset (poolOptions() fills in defaults).
   Value find(ClientOption::Enum opt) const;
+  /// As SessionSettings::find().
   Value find(SessionOption::Enum opt) const;
+  /// Whether the pool option is set.
   bool has_option(ClientOption::Enum opt) const;
+  /// As SessionSettings::has_option().
   bool has_option(SessionOption::Enum opt) const;
+  /// Removes the pool option: back to its default.
   void erase(ClientOption::Enum opt);
+  /// As SessionSettings::erase().
   void erase(SessionOption::Enum opt);
+  /// Removes every session and pool option.
   void clear();
 
   /// The pool options, defaults filled in.
