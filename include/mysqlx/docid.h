@@ -19,14 +19,17 @@
 
 MYSQLX_NAMESPACE_BEGIN
 
+/// The kinds of document id describeDocId() tells apart.
 enum class DocIdFormat {
   SERVER, ///< 28 hex digits, as the MySQL 8.0 X Plugin makes them
   CLIENT, ///< 32 hex digits, a UUID v7 as this connector makes them
   OPAQUE, ///< anything else (an application's own id)
 };
 
+/// What describeDocId() read from an id: the fields of its format are set, the
+/// others keep their defaults.
 struct DocIdInfo {
-  DocIdFormat format = DocIdFormat::OPAQUE;
+  DocIdFormat format = DocIdFormat::OPAQUE; ///< which format the id has
   // DocIdFormat::SERVER
   std::uint16_t prefix = 0;          ///< mysqlx_document_id_unique_prefix of the server
   std::uint32_t serverStartTime = 0; ///< X Plugin start, seconds since the Unix epoch
@@ -38,6 +41,7 @@ struct DocIdInfo {
   std::string whyOpaque;
 };
 
+/// Classifies `id` by its shape and decodes its parts; no server is involved.
 MYSQLX_EXPORT DocIdInfo describeDocId(std::string_view id);
 
 namespace detail {

@@ -15,18 +15,26 @@ MYSQLX_NAMESPACE_BEGIN
 /// Getting one costs no round trip unless `check` is true.
 class MYSQLX_EXPORT Schema : public detail::object_base {
 public:
+  /// Asks the server; one round trip.
   bool existsInDatabase() const;
 
   /// With `reuse`, an existing collection is returned instead of an error.
   Collection createCollection(const std::string& name, bool reuse = false);
   /// With `check`, throws if the collection does not exist.
   Collection getCollection(const std::string& name, bool check = false);
+  /// A missing collection is no error; one round trip.
   void dropCollection(const std::string& name);
+  /// The schema's collections; one round trip.
   CollectionList getCollections();
+  /// The names of its collections; one round trip.
   detail::item_list<std::string> getCollectionNames();
 
+  /// No round trip unless `check` is true (then throws unless a table or view
+  /// of that name exists).
   Table getTable(const std::string& name, bool check = false);
+  /// The schema's tables and views (not its collections); one round trip.
   TableList getTables();
+  /// The names of its tables and views; one round trip.
   detail::item_list<std::string> getTableNames();
   /// A collection seen as a table with columns `doc` and `_id`.
   Table getCollectionAsTable(const std::string& name, bool check = true);

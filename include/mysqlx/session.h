@@ -30,8 +30,12 @@ struct session_impl; // defined with the session layer
 struct client_impl;  // defined with the session layer
 } // namespace detail
 
+/// A session on one server connection, for one thread at a time.
 class MYSQLX_EXPORT Session {
 public:
+  /// Connects: TLS, authentication and the docid probe. Hosts are tried by
+  /// priority, the next one only when a connection fails; throws if none works,
+  /// and with DocIdMode::SERVER on a server that cannot (errc::DOCID_UNSUPPORTED).
   explicit Session(const SessionSettings& settings);
   /// A session from a pool; closing it returns the connection to the pool.
   explicit Session(Client& client);
@@ -42,7 +46,10 @@ public:
   Session(const T0& first, const T&... rest) // NOLINT: implicit, as in Connector/C++
       : Session(SessionSettings(first, rest...)) {}
 
+  /// Takes over `other`'s connection; `other` may then only be assigned to or destroyed.
   Session(Session&&) noexcept;
+  /// Takes over `other`'s connection. Call close() first: the session replaced is
+  /// not closed, and a pooled one never goes back to its pool.
   Session& operator=(Session&&) noexcept;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -51,24 +58,33 @@ public:
 
   /// No round trip unless `check` is true (then throws if it does not exist).
   Schema getSchema(const std::string& name, bool check = false);
+  /// Every schema the user can see (SHOW DATABASES), system schemas too; one round trip.
   SchemaList getSchemas();
   /// With `reuse`, an existing schema is returned instead of an error.
   Schema createSchema(const std::string& name, bool reuse = false);
+  /// DROP DATABASE IF EXISTS: a missing schema is no error; one round trip.
   void dropSchema(const std::string& name);
   /// The schema named in the settings; throws if none was named.
   Schema getDefaultSchema();
   /// The schema named in the settings, or an empty string.
   std::string getDefaultSchemaName();
 
+  /// One SQL statement with `?` placeholders; nothing is sent until execute().
   SqlStatement sql(const std::string& query);
 
+  /// START TRANSACTION; one round trip.
   void startTransaction();
+  /// COMMIT; one round trip.
   void commit();
+  /// ROLLBACK; one round trip.
   void rollback();
   /// Returns the savepoint's name (generated when not given).
   std::string setSavepoint();
+  /// SAVEPOINT `name`, returned; an empty name throws a ClientError. One round trip.
   std::string setSavepoint(const std::string& name);
+  /// RELEASE SAVEPOINT `name`; one round trip.
   void releaseSavepoint(const std::string& name);
+  /// ROLLBACK TO SAVEPOINT `name`; the transaction stays open. One round trip.
   void rollbackTo(const std::string& name);
 
   /// Who generates document ids on this session: SERVER or CLIENT, as
@@ -110,14 +126,18 @@ private:
 /// A pool of sessions, safe to share between threads.
 class MYSQLX_EXPORT Client {
 public:
+  /// Checks the settings (throws on a bad one); connects nothing until getSession().
   explicit Client(const ClientSettings& settings);
+  /// Anything ClientSettings accepts: a URI, a URI and JSON pool options, option pairs...
   template <
       typename T0, typename... T,
       std::enable_if_t<std::is_constructible_v<ClientSettings, const T0&, const T&...>, int> = 0>
   Client(const T0& first, const T&... rest) // NOLINT: implicit, as in Connector/C++
       : Client(ClientSettings(first, rest...)) {}
 
+  /// Takes over `other`'s pool; getSession() on `other` then throws a ClientError.
   Client(Client&&) noexcept;
+  /// Takes over `other`'s pool; the pool replaced is not closed first (see close()).
   Client& operator=(Client&&) noexcept;
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;

@@ -12,6 +12,7 @@
 
 MYSQLX_NAMESPACE_BEGIN
 
+/// Session::sql(): one SQL statement and its bound values (never prepared on the server).
 class MYSQLX_EXPORT SqlStatement : public detail::statement_base {
 public:
   /// Values for the next placeholders, in order: values, containers of
@@ -19,6 +20,7 @@ public:
   template <typename... V> SqlStatement& bind(const V&... values) {
     return add_params(detail::collect<Value>(values...));
   }
+  /// Runs the statement: one round trip; a statement the server refuses throws here.
   SqlResult execute();
 
 private:
