@@ -28,6 +28,7 @@ MYSQLX_NAMESPACE_BEGIN
 
 class Schema;
 
+/// Collection::add(): documents to insert; nothing is sent until execute().
 class MYSQLX_EXPORT CollectionAdd : public detail::statement_base {
 public:
   /// Documents: JSON strings, DbDocs, containers of them, or an iterator range.
@@ -43,6 +44,8 @@ private:
   friend struct detail::access;
 };
 
+/// Collection::find(): a query for documents. Executed again unchanged (bound
+/// values aside), it runs as a statement prepared on the server.
 class MYSQLX_EXPORT CollectionFind : public detail::statement_base,
                                      public detail::bind_map<CollectionFind> {
 public:
@@ -50,21 +53,28 @@ public:
   template <typename... F> CollectionFind& fields(const F&... projections) {
     return set_fields(detail::collect<Value>(projections...));
   }
+  /// Grouping expressions, for aggregates in fields().
   template <typename... F> CollectionFind& groupBy(const F&... exprs) {
     return set_group_by(detail::collect<std::string>(exprs...));
   }
+  /// A condition on the groups of groupBy().
   CollectionFind& having(const std::string& condition);
   /// "field [ASC|DESC]", ...
   template <typename... S> CollectionFind& sort(const S&... specs) {
     return set_sort(detail::collect<std::string>(specs...));
   }
+  /// At most `rows` documents.
   CollectionFind& limit(std::uint64_t rows);
+  /// Skips the first `rows` documents, with or without limit().
   CollectionFind& offset(std::uint64_t rows);
   /// Value of the placeholder `:name` in the condition.
   CollectionFind& bind(const std::string& name, const Value& value);
   using bind_map::bind;
+  /// Locks the documents read, shared, until the transaction ends; the last lock call wins.
   CollectionFind& lockShared(LockContention contention = LockContention::DEFAULT);
+  /// Locks the documents read, exclusively, until the transaction ends.
   CollectionFind& lockExclusive(LockContention contention = LockContention::DEFAULT);
+  /// Runs the query: one round trip (two on the execution that prepares it).
   DocResult execute();
 
 private:
@@ -75,25 +85,36 @@ private:
   friend struct detail::access;
 };
 
+/// Collection::modify(): changes to the documents matching a condition. Executed
+/// again unchanged (bound values aside), it runs as a statement prepared on the server.
 class MYSQLX_EXPORT CollectionModify : public detail::statement_base,
                                        public detail::bind_map<CollectionModify> {
 public:
   /// A value, a DbDoc, or an expression (`expr("n + 1")`).
   CollectionModify& set(const Field& field, const Value& value);
+  /// Removes these fields.
   template <typename... F> CollectionModify& unset(const F&... fields) {
     return unset_fields(detail::collect<std::string>(fields...));
   }
+  /// Inserts `value` into an array at the position `field` names, e.g. `tags[0]`.
   CollectionModify& arrayInsert(const Field& field, const Value& value);
+  /// Appends `value` to the array `field`.
   CollectionModify& arrayAppend(const Field& field, const Value& value);
+  /// Removes the element `field` names, e.g. `tags[1]` (the same operation as unset()).
   CollectionModify& arrayDelete(const Field& field);
   /// A JSON merge patch (RFC 7396): `null` removes a field.
   CollectionModify& patch(const std::string& json_patch);
+  /// "field [ASC|DESC]", ...: which documents limit() keeps to.
   template <typename... S> CollectionModify& sort(const S&... specs) {
     return set_sort(detail::collect<std::string>(specs...));
   }
+  /// Changes at most `rows` documents.
   CollectionModify& limit(std::uint64_t rows);
+  /// Value of the placeholder `:name` in the condition; the last bind() of a name wins.
   CollectionModify& bind(const std::string& name, const Value& value);
   using bind_map::bind;
+  /// Applies the changes: one round trip (two on the execution that prepares it).
+  /// An empty condition or no change at all throws a ClientError, sending nothing.
   Result execute();
 
 private:
@@ -103,15 +124,22 @@ private:
   friend struct detail::access;
 };
 
+/// Collection::remove(): deletes the documents matching a condition. Executed
+/// again unchanged (bound values aside), it runs as a statement prepared on the server.
 class MYSQLX_EXPORT CollectionRemove : public detail::statement_base,
                                        public detail::bind_map<CollectionRemove> {
 public:
+  /// "field [ASC|DESC]", ...: which documents limit() keeps to.
   template <typename... S> CollectionRemove& sort(const S&... specs) {
     return set_sort(detail::collect<std::string>(specs...));
   }
+  /// Deletes at most `rows` documents.
   CollectionRemove& limit(std::uint64_t rows);
+  /// Value of the placeholder `:name` in the condition; the last bind() of a name wins.
   CollectionRemove& bind(const std::string& name, const Value& value);
   using bind_map::bind;
+  /// Deletes: one round trip (two on the execution that prepares it). An empty
+  /// condition throws a ClientError, sending nothing.
   Result execute();
 
 private:
@@ -123,29 +151,41 @@ private:
 /// A document collection (see detail::object_base for copies and lifetime).
 class MYSQLX_EXPORT Collection : public detail::object_base {
 public:
+  /// The schema it belongs to; no round trip.
   Schema getSchema() const;
+  /// Whether a collection of this name exists (a table does not count); one round trip.
   bool existsInDatabase() const;
+  /// The number of documents; one round trip.
   std::uint64_t count();
 
+  /// Documents as for CollectionAdd::add(); nothing is sent until execute().
   template <typename... D> CollectionAdd add(const D&... docs) {
     return add_documents(detail::collect<Value>(docs...));
   }
+  /// A query for every document.
   CollectionFind find();
+  /// A query for the documents matching `condition`, e.g. `"price < :max"`.
   CollectionFind find(const std::string& condition);
+  /// Changes to the documents matching `condition` (required: "true" for all).
   CollectionModify modify(const std::string& condition);
+  /// Deletes the documents matching `condition` (required: "true" for all).
   CollectionRemove remove(const std::string& condition);
 
   /// The document with this `_id`, or a null DbDoc.
   DbDoc getOne(const std::string& id);
+  /// Removes the document with this `_id` (affected count 0 if none); one round trip.
   Result removeOne(const std::string& id);
   /// Replaces the document with this `_id`; `doc` (a DbDoc or JSON text)
   /// must have no `_id` or the same one, else a client error before anything
   /// is sent.
   Result replaceOne(const std::string& id, const Value& doc);
+  /// Replaces the document with this `_id`, or adds `doc` with it when there is
+  /// none (one round trip); `doc` as for replaceOne().
   Result addOrReplaceOne(const std::string& id, const Value& doc);
 
   /// `spec` is a JSON index definition: `{"fields": [{"field": "$.n", "type": "INT"}]}`.
   void createIndex(const std::string& name, const std::string& spec);
+  /// One round trip; an unknown index is the server's error, not ignored.
   void dropIndex(const std::string& name);
 
 private:

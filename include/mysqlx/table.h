@@ -23,6 +23,7 @@ MYSQLX_NAMESPACE_BEGIN
 
 class Schema;
 
+/// Table::insert(): rows to insert; nothing is sent until execute(). Never prepared.
 class MYSQLX_EXPORT TableInsert : public detail::statement_base {
 public:
   /// One row: `values(1, "pen", 2.5)`.
@@ -33,6 +34,8 @@ public:
   template <typename... R> TableInsert& rows(const R&... items) {
     return add_rows(detail::collect<Row>(items...));
   }
+  /// Inserts all rows: one round trip, none when there are none. A row whose length
+  /// differs from the column list, or a placeholder in a value, throws a ClientError.
   Result execute();
 
 private:
@@ -42,23 +45,35 @@ private:
   friend struct detail::access;
 };
 
+/// Table::select(): a query for rows. Executed again unchanged (bound
+/// values aside), it runs as a statement prepared on the server.
 class MYSQLX_EXPORT TableSelect : public detail::statement_base,
                                   public detail::bind_map<TableSelect> {
 public:
+  /// Which rows, e.g. `"id > :n"`; none: every row.
   TableSelect& where(const std::string& condition);
+  /// Grouping expressions, for aggregates in the projections.
   template <typename... F> TableSelect& groupBy(const F&... exprs) {
     return set_group_by(detail::collect<std::string>(exprs...));
   }
+  /// A condition on the groups of groupBy().
   TableSelect& having(const std::string& condition);
+  /// "column [ASC|DESC]", ...
   template <typename... S> TableSelect& orderBy(const S&... specs) {
     return set_order_by(detail::collect<std::string>(specs...));
   }
+  /// At most `rows` rows.
   TableSelect& limit(std::uint64_t rows);
+  /// Skips the first `rows` rows, with or without limit().
   TableSelect& offset(std::uint64_t rows);
+  /// Value of the placeholder `:name`; the last bind() of a name wins.
   TableSelect& bind(const std::string& name, const Value& value);
   using bind_map::bind;
+  /// Locks the rows read, shared, until the transaction ends; the last lock call wins.
   TableSelect& lockShared(LockContention contention = LockContention::DEFAULT);
+  /// Locks the rows read, exclusively, until the transaction ends.
   TableSelect& lockExclusive(LockContention contention = LockContention::DEFAULT);
+  /// Runs the query: one round trip (two on the execution that prepares it).
   RowResult execute();
 
 private:
@@ -68,18 +83,27 @@ private:
   friend struct detail::access;
 };
 
+/// Table::update(): changes to the rows matching where().
+/// Executed again unchanged (bound values aside), it runs as a statement
+/// prepared on the server.
 class MYSQLX_EXPORT TableUpdate : public detail::statement_base,
                                   public detail::bind_map<TableUpdate> {
 public:
   /// A value or an expression (`expr("price * 2")`).
   TableUpdate& set(const std::string& column, const Value& value);
+  /// Which rows to change (required: "true" for all).
   TableUpdate& where(const std::string& condition);
+  /// "column [ASC|DESC]", ...: which rows limit() keeps to.
   template <typename... S> TableUpdate& orderBy(const S&... specs) {
     return set_order_by(detail::collect<std::string>(specs...));
   }
+  /// Changes at most `rows` rows.
   TableUpdate& limit(std::uint64_t rows);
+  /// Value of the placeholder `:name`; the last bind() of a name wins.
   TableUpdate& bind(const std::string& name, const Value& value);
   using bind_map::bind;
+  /// Applies the changes: one round trip (two on the execution that prepares it).
+  /// No where() or no set() throws a ClientError, sending nothing.
   Result execute();
 
 private:
@@ -88,16 +112,25 @@ private:
   friend struct detail::access;
 };
 
+/// Table::remove(): deletes the rows matching where().
+/// Executed again unchanged (bound values aside), it runs as a statement
+/// prepared on the server.
 class MYSQLX_EXPORT TableRemove : public detail::statement_base,
                                   public detail::bind_map<TableRemove> {
 public:
+  /// Which rows to delete (required: "true" for all).
   TableRemove& where(const std::string& condition);
+  /// "column [ASC|DESC]", ...: which rows limit() keeps to.
   template <typename... S> TableRemove& orderBy(const S&... specs) {
     return set_order_by(detail::collect<std::string>(specs...));
   }
+  /// Deletes at most `rows` rows.
   TableRemove& limit(std::uint64_t rows);
+  /// Value of the placeholder `:name`; the last bind() of a name wins.
   TableRemove& bind(const std::string& name, const Value& value);
   using bind_map::bind;
+  /// Deletes: one round trip (two on the execution that prepares it). No where()
+  /// throws a ClientError, sending nothing.
   Result execute();
 
 private:
@@ -109,9 +142,13 @@ private:
 /// A table or view (see detail::object_base for copies and lifetime).
 class MYSQLX_EXPORT Table : public detail::object_base {
 public:
+  /// The schema it belongs to; no round trip.
   Schema getSchema() const;
+  /// Whether a table or view of this name exists (a collection does not count); one round trip.
   bool existsInDatabase() const;
+  /// Whether it is a view (false if it does not exist); one round trip.
   bool isView();
+  /// The number of rows; one round trip.
   std::uint64_t count();
 
   /// Column names (none: all columns, in table order).
@@ -122,7 +159,9 @@ public:
   template <typename... P> TableSelect select(const P&... projections) {
     return make_select(detail::collect<Value>(projections...));
   }
+  /// An update: give set() and where(), then execute().
   TableUpdate update();
+  /// A delete: give where(), then execute().
   TableRemove remove();
 
 private:
