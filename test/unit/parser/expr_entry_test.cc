@@ -9,24 +9,31 @@
 #include <atomic>
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <new>
 #include <ostream>
 #include <string>
 #include <utility>
 
-// Live heap blocks of this test binary, to see whether reusing an output
-// message keeps memory bounded.
+// Live heap blocks and bytes of this test binary, to see whether reusing an
+// output message keeps memory bounded (expr_memory_test.cc reads the bytes).
+// Bytes as glibc's malloc_usable_size() counts them, the same on both sides.
 std::atomic<long> g_live_allocations{0};
+std::atomic<long> g_live_bytes{0};
 
 void* operator new(std::size_t n) {
   void* p = std::malloc(n == 0 ? 1 : n);
   if (p == nullptr) throw std::bad_alloc();
   ++g_live_allocations;
+  g_live_bytes += static_cast<long>(malloc_usable_size(p));
   return p;
 }
-void operator delete(void* p) noexcept {
+// Not inlined: GCC would then pair the free() with the new-expressions it
+// sees and warn (-Wmismatched-new-delete).
+[[gnu::noinline]] void operator delete(void* p) noexcept {
   if (p == nullptr) return;
   --g_live_allocations;
+  g_live_bytes -= static_cast<long>(malloc_usable_size(p));
   std::free(p);
 }
 void operator delete(void* p, std::size_t) noexcept {
