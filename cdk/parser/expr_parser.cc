@@ -47,18 +47,6 @@ parser::parser(std::string_view text, expr_mode mode, placeholder_map* placehold
   m_tok = m_lex.next();
 }
 
-bool parser::accept(tok k) noexcept {
-  if (!at(k)) return false;
-  advance();
-  return true;
-}
-
-bool parser::accept(kw k) noexcept {
-  if (!at(k)) return false;
-  advance();
-  return true;
-}
-
 bool parser::expect(tok k, const char* what) {
   if (accept(k)) return true;
   return fail_expected(what) >= 0;
@@ -96,12 +84,6 @@ int parser::fail_too_deep() {
               "expression nested deeper than " + std::to_string(max_expr_depth) + " levels");
 }
 
-int parser::grow(int depth) noexcept {
-  if (depth < 0) return -1;
-  if (static_cast<std::size_t>(depth) >= max_expr_depth) return fail_too_deep();
-  return depth + 1;
-}
-
 bool parser::at_end_or_fail() {
   if (failed()) return false;
   if (at(tok::end) && !m_lex.failed()) return true;
@@ -133,34 +115,6 @@ text_ref parser::unquoted(const token& t) {
   std::int32_t index = 0;
   expr_lex::unquote(text(t), t.kind, true, m_tree.new_string(index));
   return m_tree.whole(index);
-}
-
-node_id parser::make_op(node_id& out, const char* name) {
-  out = m_tree.add(node_kind::op);
-  m_tree[out].v.name = name;
-  return out;
-}
-
-// Turns `out` into name(out, ...): `out` becomes the first child.
-node_id parser::wrap_binary(node_id& out, const char* name) {
-  const node_id lhs = out;
-  const node_id op = make_op(out, name);
-  m_tree.append(op, lhs);
-  return op;
-}
-
-node_id parser::add_child(node_id parent, node_kind kind) {
-  const node_id id = m_tree.add(kind);
-  m_tree.append(parent, id);
-  return id;
-}
-
-// A literal of `type`, appended to parent's children unless no_node.
-node_id parser::add_literal(node_id parent, std::uint8_t type) {
-  const node_id id =
-      parent == no_node ? m_tree.add(node_kind::literal) : add_child(parent, node_kind::literal);
-  m_tree[id].sub = type;
-  return id;
 }
 
 // An octets literal holding a constant ("BINARY" of BINARY x).

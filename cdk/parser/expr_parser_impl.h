@@ -113,8 +113,16 @@ private:
     }
     return m_ahead_tok;
   }
-  bool accept(tok k) noexcept;
-  bool accept(kw k) noexcept;
+  bool accept(tok k) noexcept {
+    if (!at(k)) return false;
+    advance();
+    return true;
+  }
+  bool accept(kw k) noexcept {
+    if (!at(k)) return false;
+    advance();
+    return true;
+  }
   bool expect(tok k, const char* what);
   token peek(int ahead = 1) noexcept; // a token after cur()
   std::string_view text(const token& t) const noexcept { return m_lex.text(t); }
@@ -128,12 +136,37 @@ private:
   bool at_end_or_fail();
 
   // Tree helpers.
-  node_id make_op(node_id& out, const char* name);
-  node_id wrap_binary(node_id& out, const char* name); // name(out, ...)
-  node_id add_child(node_id parent, node_kind kind);
-  node_id add_literal(node_id parent, std::uint8_t type);
+  // Inline: they run for every node.
+  node_id make_op(node_id& out, const char* name) {
+    out = m_tree.add(node_kind::op);
+    m_tree[out].v.name = name;
+    return out;
+  }
+  // Turns `out` into name(out, ...): `out` becomes the first child.
+  node_id wrap_binary(node_id& out, const char* name) {
+    const node_id lhs = out;
+    const node_id op = make_op(out, name);
+    m_tree.append(op, lhs);
+    return op;
+  }
+  node_id add_child(node_id parent, node_kind kind) {
+    const node_id id = m_tree.add(kind);
+    m_tree.append(parent, id);
+    return id;
+  }
+  // A literal of `type`, appended to parent's children unless no_node.
+  node_id add_literal(node_id parent, std::uint8_t type) {
+    const node_id id =
+        parent == no_node ? m_tree.add(node_kind::literal) : add_child(parent, node_kind::literal);
+    m_tree[id].sub = type;
+    return id;
+  }
   void add_octets(node_id parent, std::string_view value);
-  int grow(int depth) noexcept; // depth + 1, or an error past the limit
+  int grow(int depth) { // depth + 1, or an error past the limit
+    if (depth < 0) return -1;
+    if (static_cast<std::size_t>(depth) >= max_expr_depth) return fail_too_deep();
+    return depth + 1;
+  }
 
   // Guards recursion through parse_or(), parse_unary() and literals.
   struct nest {
