@@ -2,7 +2,11 @@
 
 #include "cdk/protocol/message.h"
 #include "cdk/protocol/value_pb.h"
+#include "cdk/protocol/wire_reader.h"
+#include "mysqlx_datatypes.pb.h"
 #include "mysqlx_notice.pb.h"
+
+#include <cstring>
 
 namespace cdk::protocol {
 
@@ -33,7 +37,177 @@ CDK_CHECK(warning::level_t::warning, pb::Warning::WARNING);
 CDK_CHECK(warning::level_t::error, pb::Warning::ERROR);
 #undef CDK_CHECK
 
+namespace {
+
+using wire::wire_type;
+
+// The fast path below reads Frame, SessionStateChanged and Scalar by hand:
+// libprotobuf allocates a Scalar, its Octets and a string per generated
+// document id, which made this notice the largest client cost of a bulk
+// add(). It gives up (false) on anything it does not fully understand -- an
+// unknown field, a repeated singular field, an unknown enum value, a missing
+// required field -- and decode_notice() then asks libprotobuf, so both paths
+// accept and reject exactly the same payloads.
+
+// Mysqlx.Datatypes.Octets (1: value, 2: content_type) or String (1: value,
+// 2: collation): the text; the second field goes to `extra`.
+bool fast_text(std::string_view in, std::string_view& text, std::uint64_t& extra) {
+  wire::reader r(in);
+  bool has_text = false, has_extra = false;
+  while (!r.done()) {
+    std::uint32_t field = 0;
+    wire_type type{};
+    if (!r.tag(field, type)) return false;
+    if (field == 1 && type == wire_type::bytes && !has_text) {
+      if (!r.bytes(text)) return false;
+      has_text = true;
+    } else if (field == 2 && type == wire_type::varint && !has_extra) {
+      if (!r.varint(extra)) return false;
+      has_extra = true;
+    } else {
+      return false;
+    }
+  }
+  return has_text; // value is required in both
+}
+
+bool fast_scalar(std::string_view in, value& v) {
+  wire::reader r(in);
+  std::uint64_t kind = 0, sint = 0, uint = 0, dbl = 0, b = 0, extra = 0;
+  std::uint32_t flt = 0;
+  std::string_view text;
+  std::uint32_t seen = 0; // bit per field number: no repeats
+  while (!r.done()) {
+    std::uint32_t field = 0;
+    wire_type type{};
+    if (!r.tag(field, type) || field > 9 || (seen & (1u << field)) != 0) return false;
+    seen |= 1u << field;
+    bool ok = false;
+    switch (field) {
+    case 1:
+      ok = type == wire_type::varint && r.varint(kind);
+      break;
+    case 2:
+      ok = type == wire_type::varint && r.varint(sint);
+      break;
+    case 3:
+      ok = type == wire_type::varint && r.varint(uint);
+      break;
+    case 5:
+    case 9: {
+      std::string_view sub;
+      ok = type == wire_type::bytes && r.bytes(sub) && fast_text(sub, text, extra);
+      break;
+    }
+    case 6:
+      ok = type == wire_type::fixed64 && r.fixed64(dbl);
+      break;
+    case 7:
+      ok = type == wire_type::fixed32 && r.fixed32(flt);
+      break;
+    case 8:
+      ok = type == wire_type::varint && r.varint(b);
+      break;
+    default:
+      break;
+    }
+    if (!ok) return false;
+  }
+  using S = Mysqlx::Datatypes::Scalar;
+  if ((seen & 2u) == 0 || !S::Type_IsValid(static_cast<int>(kind))) return false;
+  switch (static_cast<S::Type>(kind)) {
+  case S::V_SINT: // zigzag
+    v.type = value::kind::sint;
+    v.sint = static_cast<std::int64_t>((sint >> 1) ^ (~(sint & 1) + 1));
+    break;
+  case S::V_UINT:
+    v.type = value::kind::uint, v.uint = uint;
+    break;
+  case S::V_DOUBLE:
+    v.type = value::kind::dbl;
+    std::memcpy(&v.dbl, &dbl, sizeof dbl);
+    break;
+  case S::V_FLOAT: {
+    float f = 0;
+    std::memcpy(&f, &flt, sizeof f);
+    v.type = value::kind::dbl, v.dbl = f;
+    break;
+  }
+  case S::V_BOOL:
+    v.type = value::kind::boolean, v.boolean = b != 0;
+    break;
+  case S::V_OCTETS:
+    if ((seen & (1u << 9)) != 0) return false; // text came from v_string
+    v.type = value::kind::octets;
+    v.bytes.assign(text);
+    v.content_type = static_cast<std::uint32_t>(extra);
+    if (extra > 0xffffffffu) return false;
+    break;
+  case S::V_STRING:
+    if ((seen & (1u << 5)) != 0) return false; // text came from v_octets
+    v.type = value::kind::string;
+    v.bytes.assign(text);
+    break;
+  case S::V_NULL:
+    break;
+  }
+  return true;
+}
+
+// Mysqlx.Notice.Frame of type SESSION_STATE_CHANGED, with its payload.
+bool fast_state_changed(std::string_view frame_payload, notice& n) {
+  wire::reader r(frame_payload);
+  std::uint64_t type = 0, scope = pb::Frame::GLOBAL;
+  std::string_view inner;
+  std::uint32_t seen = 0;
+  while (!r.done()) {
+    std::uint32_t field = 0;
+    wire_type wt{};
+    if (!r.tag(field, wt) || field > 3 || (seen & (1u << field)) != 0) return false;
+    seen |= 1u << field;
+    const bool ok = field == 1   ? wt == wire_type::varint && r.varint(type)
+                    : field == 2 ? wt == wire_type::varint && r.varint(scope)
+                                 : wt == wire_type::bytes && r.bytes(inner);
+    if (!ok) return false;
+  }
+  if (type != pb::Frame::SESSION_STATE_CHANGED || (seen & 2u) == 0 ||
+      !pb::Frame::Scope_IsValid(static_cast<int>(scope)))
+    return false;
+  wire::reader in(inner);
+  std::uint64_t param = 0;
+  bool has_param = false;
+  std::vector<value> values;
+  while (!in.done()) {
+    std::uint32_t field = 0;
+    wire_type wt{};
+    if (!in.tag(field, wt)) return false;
+    if (field == 1 && wt == wire_type::varint && !has_param) {
+      if (!in.varint(param)) return false;
+      has_param = true;
+    } else if (field == 2 && wt == wire_type::bytes) {
+      std::string_view sc;
+      if (!in.bytes(sc) || !fast_scalar(sc, values.emplace_back())) return false;
+    } else {
+      return false;
+    }
+  }
+  if (!has_param || !pb::SessionStateChanged::Parameter_IsValid(static_cast<int>(param)))
+    return false;
+  n.type = static_cast<std::uint32_t>(type);
+  n.scope = scope == pb::Frame::LOCAL ? notice_scope::local : notice_scope::global;
+  n.param = static_cast<std::uint32_t>(param);
+  n.values = std::move(values);
+  return true;
+}
+
+} // namespace
+
 result<notice> decode_notice(std::string_view frame_payload) {
+  if (notice fast; fast_state_changed(frame_payload, fast)) return fast;
+  return decode_notice_generic(frame_payload);
+}
+
+result<notice> decode_notice_generic(std::string_view frame_payload) {
   auto frame = parse_payload<pb::Frame>(frame_payload, "Mysqlx.Notice.Frame");
   if (!frame) return std::move(frame).err();
   const pb::Frame& f = frame.value();

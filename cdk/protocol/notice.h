@@ -68,6 +68,10 @@ struct notice {
 // Decodes the payload of a server message 11. A payload (or inner payload of
 // a known type) that does not parse is a fatal malformed_packet error.
 result<notice> decode_notice(std::string_view frame_payload);
+// The same through libprotobuf only. decode_notice() reads the frequent
+// SessionStateChanged notices by hand and falls back to this for anything
+// unusual; tests and the fuzzer check that the two always agree.
+result<notice> decode_notice_generic(std::string_view frame_payload);
 
 // What the local notices of one reply said about its statement.
 struct statement_info {

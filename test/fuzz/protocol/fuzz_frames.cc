@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 
 namespace pr = cdk::protocol;
@@ -38,9 +39,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!f || !f.value()) break;
       const pr::frame& fr = *f.value();
       switch (fr.type) {
-      case 11:
-        if (auto n = pr::decode_notice(fr.payload)) info.apply(n.value());
+      case 11: {
+        auto n = pr::decode_notice(fr.payload);
+        // The hand-written fast path must agree with libprotobuf.
+        auto generic = pr::decode_notice_generic(fr.payload);
+        if (n.ok() != generic.ok() ||
+            (n.ok() && (n.value().param != generic.value().param ||
+                        n.value().values.size() != generic.value().values.size())))
+          std::abort();
+        if (n) info.apply(n.value());
         break;
+      }
       case 1:
         (void)pr::decode_server_error(fr.payload);
         break;
