@@ -112,12 +112,12 @@ Result CollectionAdd::execute() {
   ins.schema = st.schema;
   ins.collection = st.name;
   ins.docs = std::move(plan.docs);
-  const auto reply = detail::run_insert(sess, ins);
+  auto reply = detail::run_insert(sess, ins);
   impl = detail::make_result(st.sess, reply);
   if (client_ids) {
     impl->generated_ids = std::move(plan.ids);
   } else {
-    impl->generated_ids = reply.info.generated_ids;
+    impl->generated_ids = std::move(reply.info.generated_ids);
   }
   return access::make_result<Result>(std::move(impl));
 }
