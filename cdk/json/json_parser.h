@@ -65,8 +65,9 @@ struct parse_result {
   std::string describe() const;
 };
 
-// Parses `text` as one JSON value, reporting it to `handler`. Never throws
-// by itself; what the handler throws passes through.
+// Parses `text` as one JSON value, reporting it to `handler`. Throws nothing
+// of its own but std::bad_alloc (it works on a copy of `text`: on the stack
+// up to 4 KB); what the handler throws passes through.
 parse_result parse(std::string_view text, sax_handler& handler);
 
 } // namespace cdk::json
