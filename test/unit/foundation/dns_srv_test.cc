@@ -4,12 +4,14 @@
 #include "cdk/foundation/dns_srv.h"
 #include "fake_dns.h"
 
+#include <atomic>
 #include <chrono>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
 #include <string_view>
+#include <thread>
 
 namespace {
 
@@ -353,6 +355,27 @@ TEST(dns_srv_resolve, no_reply_or_a_reply_to_nothing_times_out) {
     // checks that it did, not how fast the resolver is.
     EXPECT_LT(took, std::chrono::seconds(5));
   }
+}
+
+TEST(dns_srv_resolve, lookups_on_several_threads_do_not_interfere) {
+  // Each lookup has its own res_state; the shared _res is never touched.
+  fake_dns::server a(fake_dns::reply::records, {{0, 0, 1111, "a.example"}});
+  fake_dns::server b(fake_dns::reply::records, {{0, 0, 2222, "b.example"}});
+  std::atomic<int> good{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      const fake_dns::server& dns = t % 2 ? b : a;
+      for (int i = 0; i < 10; ++i) {
+        auto hosts = cdk::resolve_srv(k_name, dns.lookup(k_timeout));
+        if (hosts && hosts.value().size() == 1 && hosts.value()[0].port == (t % 2 ? 2222 : 1111))
+          ++good;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(good, 40);
+  EXPECT_EQ(a.queries() + b.queries(), 40);
 }
 
 TEST(dns_srv_resolve, a_bad_name_or_nameserver_is_a_usage_error) {
