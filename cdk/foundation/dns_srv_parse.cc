@@ -52,14 +52,16 @@ public:
     if (need(n, what)) m_pos += n;
   }
   // Reads the name at the cursor and leaves the cursor after it (after the
-  // first pointer, if any). A pointer must go strictly backwards, which rules
-  // out loops; the expanded name is bounded by k_max_name. With host_name,
+  // first pointer, if any). A pointer must point before the start of the
+  // part of the name it ends, so the parts move strictly backwards: no loops,
+  // and each byte is read at most once per name. The expanded name is
+  // bounded by k_max_name. With host_name,
   // labels must be printable ASCII without ".", "\\" or spaces, so that the
   // text means the same name to getaddrinfo and to TLS.
   std::string name(const std::string& what, bool host_name = false) {
     std::string text;
     if (failed()) return text;
-    std::size_t at = m_pos, wire = 0;
+    std::size_t at = m_pos, part = m_pos, wire = 0;
     bool jumped = false;
     for (;;) {
       if (at >= m_msg.size()) return fail(what, "runs past the end");
@@ -67,9 +69,9 @@ public:
       if ((len & 0xC0) == 0xC0) {
         if (at + 1 >= m_msg.size()) return fail(what, "runs past the end");
         const std::size_t target = (len & 0x3F) << 8 | byte(at + 1);
-        if (target >= at) return fail(what, "has a compression pointer that is not backwards");
+        if (target >= part) return fail(what, "has a compression pointer that is not backwards");
         if (!jumped) m_pos = at + 2;
-        at = target;
+        at = part = target;
         jumped = true;
         continue;
       }

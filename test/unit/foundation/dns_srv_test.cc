@@ -135,6 +135,11 @@ TEST(dns_srv_parse, hostile_names_are_rejected) {
   self += static_cast<char>(target_at & 0xFF);
   expect_malformed(one_srv(self), "answer record 1's target has a compression pointer");
   expect_malformed(one_srv(fixed_fields() + std::string("\xC0\xFF", 2)), "compression pointer");
+  // A label, then a pointer back to that label: backwards, but a loop.
+  std::string loop = fixed_fields() + "\3abc";
+  loop += static_cast<char>(0xC0 | (target_at >> 8));
+  loop += static_cast<char>(target_at & 0xFF);
+  expect_malformed(one_srv(loop), "answer record 1's target has a compression pointer");
   // Label types 01 and 10 are not defined.
   expect_malformed(one_srv(fixed_fields() + std::string("\x40\0", 2)), "unknown label type");
   // Longer than 255 octets once expanded.
