@@ -1,5 +1,9 @@
 // CPU cost of reading JSON into Values: DbDoc parsing of documents of the
-// shapes find() returns (flat, nested, array-heavy), per document.
+// shapes find() returns (flat, nested, array-heavy), per document; and of
+// turning row fields of DECIMAL, DATETIME and JSON-array columns into Values
+// (detail::to_value, private header), per field.
+#include "devapi/result_convert.h"
+
 #include <benchmark/benchmark.h>
 #include <mysqlx/value.h>
 #include <string>
@@ -42,6 +46,50 @@ void BM_DbDocNestedParse(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_DbDocNestedParse);
+
+namespace pr = cdk::protocol;
+
+pr::column_meta column(pr::field_type t, std::uint32_t content_type = 0) {
+  pr::column_meta c;
+  c.type = t;
+  c.content_type = content_type;
+  c.collation = 63;
+  return c;
+}
+
+void BM_RowDecimal(benchmark::State& state) {
+  const auto c = column(pr::field_type::decimal);
+  const pr::value v = pr::value::of_string("-12345.67");
+  for (auto _ : state) {
+    mysqlx::Value x = mysqlx::detail::to_value(v, c);
+    benchmark::DoNotOptimize(x.get<double>());
+  }
+}
+BENCHMARK(BM_RowDecimal);
+
+void BM_RowDatetime(benchmark::State& state) {
+  const auto c = column(pr::field_type::datetime, 2);
+  const pr::value v = pr::value::of_string("2024-01-02 03:04:05.000006");
+  for (auto _ : state) {
+    mysqlx::Value x = mysqlx::detail::to_value(v, c);
+    benchmark::DoNotOptimize(x.getRawBytes().size());
+  }
+}
+BENCHMARK(BM_RowDatetime);
+
+void BM_RowJsonArray(benchmark::State& state) {
+  const auto c = column(pr::field_type::bytes, 2);
+  pr::value v;
+  v.type = pr::value::kind::octets;
+  v.content_type = 2;
+  v.bytes = R"([1, "two", 3.5, {"four": 4}, [5, 6], true, null, "eight"])";
+  for (auto _ : state) {
+    mysqlx::Value x = mysqlx::detail::to_value(v, c);
+    benchmark::DoNotOptimize(x.elementCount());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * v.bytes.size()));
+}
+BENCHMARK(BM_RowJsonArray);
 
 } // namespace
 
