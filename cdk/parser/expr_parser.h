@@ -56,7 +56,7 @@ enum class expr_mode : std::uint8_t { document, table };
 inline constexpr std::size_t max_expr_depth = 100;
 
 // Longest accepted expression text, in bytes.
-inline constexpr std::size_t max_expr_length = 16 * 1024 * 1024;
+inline constexpr std::size_t max_expr_length = std::size_t{16} * 1024 * 1024;
 
 /// Placeholder names -> positions in the statement's `args`.
 /**
