@@ -102,7 +102,10 @@ void client_impl::release(std::unique_ptr<cdk::session::connection> conn,
   {
     std::lock_guard<std::mutex> lock(m_mutex);
     --m_in_use;
-    if (!m_closed && conn && conn->is_open())
+    // A connection still in the middle of a reply (the session could not
+    // read it to the end) would answer the next user's request with stale
+    // messages: close it.
+    if (!m_closed && conn && conn->is_open() && !conn->pipeline().streaming())
       m_idle.push_back({std::move(conn), policy, clock::now()});
     else
       to_close = std::move(conn);

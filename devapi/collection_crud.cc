@@ -148,8 +148,7 @@ CollectionFind& CollectionFind::lockExclusive(LockContention contention) {
 DocResult CollectionFind::execute() {
   Mysqlx::Crud::Find msg;
   detail::build_find(*m_impl, msg);
-  auto reply = detail::run_statement(*m_impl, msg);
-  return access::make_result<DocResult>(detail::make_result(m_impl->sess, reply));
+  return access::make_result<DocResult>(detail::run_statement(*m_impl, msg));
 }
 
 // CollectionModify

@@ -69,12 +69,14 @@ cdk::status encode_plain(std::string& out, const Mysqlx::Crud::Delete& m) {
   return pr::encode_delete(out, m);
 }
 
-template <typename M> pr::reply run_any(statement_impl& st, const M& msg) {
+// `exec` sends the statement's request (plain or Execute) and reads its
+// reply, whole or streamed.
+template <typename M, typename Exec> auto run_any(statement_impl& st, const M& msg, Exec exec) {
   session_impl& s = *st.sess;
   prepared_handle& p = st.prepared;
   auto plain = [&] {
     ++p.executions;
-    return s.run([&](std::string& out) { return encode_plain(out, msg); });
+    return exec([&](std::string& out) { return encode_plain(out, msg); });
   };
   if (p.id == 0 && (p.executions == 0 || !s.prepare_supported)) return plain();
   if (p.id == 0) {
@@ -106,21 +108,21 @@ template <typename M> pr::reply run_any(statement_impl& st, const M& msg) {
   }
   ++p.executions;
   ++s.stats.executed;
-  return s.run([&](std::string& out) {
+  return exec([&](std::string& out) {
     return pr::append_message(out, pr::client_msg::prepare_execute, ex);
   });
 }
 
 } // namespace
 
-pr::reply run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg) {
-  return run_any(st, msg);
+std::unique_ptr<result_impl> run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg) {
+  return run_any(st, msg, [&](const encoder& e) { return stream_result(st.sess, e); });
 }
 pr::reply run_statement(statement_impl& st, const Mysqlx::Crud::Update& msg) {
-  return run_any(st, msg);
+  return run_any(st, msg, [&](const encoder& e) { return st.sess->run(e); });
 }
 pr::reply run_statement(statement_impl& st, const Mysqlx::Crud::Delete& msg) {
-  return run_any(st, msg);
+  return run_any(st, msg, [&](const encoder& e) { return st.sess->run(e); });
 }
 
 prepared_stats prepared_stats_of(const Session& s) {

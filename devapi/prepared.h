@@ -18,7 +18,9 @@ namespace detail {
 /// execution, when the statement cannot be prepared, or after the server
 /// refused a Prepare (1047 / 1461; the session then stops trying);
 /// otherwise through the statement's prepared id, preparing it first.
-cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg);
+/// A find's rows are streamed (stream_result()); the others' replies are
+/// read whole.
+std::unique_ptr<result_impl> run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg);
 cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Update& msg);
 cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Delete& msg);
 

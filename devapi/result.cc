@@ -1,5 +1,6 @@
 // Results: a statement reply turned into Columns, Rows, counts, ids and
-// warnings, and the Result / RowResult / SqlResult / DocResult methods.
+// warnings, read whole or streamed as rows are fetched, and the Result /
+// RowResult / SqlResult / DocResult methods.
 #include "cdk/protocol/resultset.h"
 #include "devapi/access.h"
 #include "devapi/doc_impl.h"
@@ -7,6 +8,7 @@
 #include "devapi/session_impl.h"
 #include "devapi/throw_error.h"
 
+#include <algorithm>
 #include <mysqlx/result.h>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -14,27 +16,155 @@ namespace detail {
 
 namespace pr = cdk::protocol;
 
+namespace {
+
+Row to_row(std::vector<pr::value>& fields, const std::vector<pr::column_meta>& cols) {
+  Row row;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    row.set(static_cast<col_count_t>(i), to_value(fields[i], cols[i]));
+  return row;
+}
+
+} // namespace
+
+result_impl::~result_impl() {
+  // A destructor does no I/O: the session skips the rest of the reply
+  // before its next request.
+  if (sess && sess->streaming == this) {
+    sess->streaming = nullptr;
+    sess->orphan_reply = true;
+  }
+}
+
+void result_impl::apply(const pr::reply& part) {
+  using event = pr::result_decoder::event;
+  for (const pr::frame& f : part.frames) {
+    if (failure) break; // after a malformed message the rest is only skipped
+    auto e = decoder.on_frame(f);
+    if (!e) {
+      failure = std::move(e).err();
+      break;
+    }
+    if (e.value() == event::none) continue;
+    if (decoder.starts_set()) {
+      set s;
+      for (const auto& c : decoder.columns()) s.columns.push_back(make_column(c));
+      sets.push_back(std::move(s));
+    }
+    set& s = sets.back();
+    if (e.value() == event::set_end) {
+      s.done = true;
+      s.last = f.type == pr::type_byte(pr::server_msg::resultset_fetch_done);
+      continue;
+    }
+    s.rows.push_back(to_row(decoder.row(), decoder.columns()));
+    stats.peak_buffered = std::max(stats.peak_buffered, ++stats.buffered);
+  }
+  if (part.more) return;
+  complete = true;
+  if (sess && sess->streaming == this) sess->streaming = nullptr;
+  if (!failure && decoder.unstarted_set()) {
+    set s;
+    for (const auto& c : decoder.columns()) s.columns.push_back(make_column(c));
+    sets.push_back(std::move(s));
+  }
+  for (set& s : sets) {
+    s.cut = !s.done;
+    s.done = true;
+  }
+  if (part.error && !failure) failure = *part.error;
+  affected = part.info.rows_affected;
+  auto_increment = part.info.last_insert_id.value_or(0);
+  for (const auto& w : part.info.warnings)
+    warnings.emplace_back(static_cast<Warning::Level>(static_cast<int>(w.level)),
+                          static_cast<std::uint16_t>(w.code), w.message);
+}
+
+bool result_impl::read_part() {
+  if (complete) return false;
+  auto r = sess->conn ? sess->conn->read_part()
+                      : cdk::result<pr::reply>(
+                            cdk::error::client(cdk::client_errc::usage, "the session is closed"));
+  if (r) {
+    apply(r.value());
+  } else {
+    // The connection failed: nothing more of this reply will come.
+    pr::reply end;
+    end.error = std::move(r).err();
+    apply(end);
+  }
+  return !complete;
+}
+
+void result_impl::finish() {
+  read_to_end();
+  if (failure) throw_error(*failure);
+}
+
+result_impl::set* result_impl::current_set() {
+  while (sets.size() <= current && read_part()) {
+  }
+  return current < sets.size() ? &sets[current] : nullptr;
+}
+
+result_impl::set* result_impl::read_current_set() {
+  set* s = current_set();
+  if (!s) return nullptr;
+  while (!s->done) read_part();
+  if (s->cut && failure) throw_error(*failure);
+  return s;
+}
+
+bool result_impl::fetch(Row& out) {
+  set* s = current_set();
+  if (!s) return false;
+  while (s->rows.empty() && !s->done) read_part();
+  if (s->rows.empty()) {
+    if (s->cut && failure) throw_error(*failure); // the error cut this set short
+    // After the last set only notices and StmtExecuteOk remain: read them,
+    // so the session need not before its next request.
+    if (s->last) read_to_end();
+    return false;
+  }
+  out = std::move(s->rows.front());
+  s->rows.pop_front();
+  --stats.buffered;
+  return true;
+}
+
+void result_impl::drop_rows(set& s) noexcept {
+  stats.buffered -= s.rows.size();
+  s.rows.clear();
+}
+
 std::unique_ptr<result_impl> make_result(std::shared_ptr<session_impl> sess, const pr::reply& r) {
   auto out = std::make_unique<result_impl>();
   out->sess = std::move(sess);
-  auto sets = value_or_throw(pr::decode_result_sets(r));
-  for (const pr::result_set& s : sets) {
-    result_impl::set set;
-    for (const auto& c : s.columns) set.columns.push_back(make_column(c));
-    set.rows.reserve(s.rows.size());
-    for (const auto& row : s.rows) {
-      Row out_row;
-      for (std::size_t i = 0; i < row.size(); ++i)
-        out_row.set(static_cast<col_count_t>(i), to_value(row[i], s.columns[i]));
-      set.rows.push_back(std::move(out_row));
-    }
-    out->sets.push_back(std::move(set));
+  out->complete = false;
+  out->apply(r);
+  if (out->failure) throw_error(*out->failure);
+  return out;
+}
+
+std::unique_ptr<result_impl> stream_result(const std::shared_ptr<session_impl>& sess,
+                                           const encoder& encode) {
+  sess->send(encode, pr::replies::statement);
+  auto out = std::make_unique<result_impl>();
+  out->sess = sess;
+  out->complete = false;
+  sess->streaming = out.get();
+  // Up to the first result set's metadata, or the end: a statement the
+  // server refuses throws from execute(), and the rows come as fetched.
+  while (out->sets.empty() && out->read_part()) {
   }
-  out->affected = r.info.rows_affected;
-  out->auto_increment = r.info.last_insert_id.value_or(0);
-  for (const auto& w : r.info.warnings)
-    out->warnings.emplace_back(static_cast<Warning::Level>(static_cast<int>(w.level)),
-                               static_cast<std::uint16_t>(w.code), w.message);
+  if (out->complete && out->failure) throw_error(*out->failure);
+  return out;
+}
+
+stream_stats stream_stats_of(const result_base& r) {
+  const result_impl& impl = access::impl(r);
+  stream_stats out = impl.stats;
+  out.complete = impl.complete;
   return out;
 }
 
@@ -90,13 +220,19 @@ detail::result_base& detail::result_base::operator=(result_base&&) noexcept = de
 detail::result_base::~result_base() = default;
 
 unsigned detail::result_base::getWarningsCount() const {
-  return static_cast<unsigned>(access::impl(*this).warnings.size());
+  auto& impl = access::impl(*this);
+  impl.finish();
+  return static_cast<unsigned>(impl.warnings.size());
 }
 WarningList detail::result_base::getWarnings() const {
-  return access::impl(*this).warnings;
+  auto& impl = access::impl(*this);
+  impl.finish();
+  return impl.warnings;
 }
 Warning detail::result_base::getWarning(unsigned pos) const {
-  const auto& w = access::impl(*this).warnings;
+  auto& impl = access::impl(*this);
+  impl.finish();
+  const auto& w = impl.warnings;
   if (pos >= w.size())
     detail::throw_error(cdk::error::client(cdk::client_errc::usage,
                                            "getWarning(" + std::to_string(pos) + "): there are " +
@@ -104,7 +240,9 @@ Warning detail::result_base::getWarning(unsigned pos) const {
   return w[pos];
 }
 std::uint64_t detail::result_base::getAffectedItemsCount() const {
-  return access::impl(*this).affected;
+  auto& impl = access::impl(*this);
+  impl.finish();
+  return impl.affected;
 }
 
 Result::Result() noexcept = default;
@@ -112,17 +250,17 @@ Result::Result(Result&&) noexcept = default;
 Result& Result::operator=(Result&&) noexcept = default;
 Result::~Result() = default;
 std::uint64_t Result::getAutoIncrementValue() const {
-  return access::impl(*this).auto_increment;
+  auto& impl = access::impl(*this);
+  impl.finish();
+  return impl.auto_increment;
 }
 DocIdList Result::getGeneratedIds() const {
-  return access::impl(*this).generated_ids;
+  auto& impl = access::impl(*this);
+  impl.finish();
+  return impl.generated_ids;
 }
 
 namespace {
-detail::result_impl::set* current_set(const detail::result_base& r) {
-  auto& impl = access::impl(r);
-  return impl.current < impl.sets.size() ? &impl.sets[impl.current] : nullptr;
-}
 const Columns no_columns;
 } // namespace
 
@@ -143,24 +281,27 @@ const Column& RowResult::getColumn(col_count_t pos) const {
   return c[pos];
 }
 const Columns& RowResult::getColumns() const {
-  auto* s = current_set(*this);
+  auto* s = access::impl(*this).current_set();
   return s ? s->columns : no_columns;
 }
 Row RowResult::fetchOne() {
-  auto* s = current_set(*this);
-  if (!s || s->pos >= s->rows.size()) return Row();
-  return std::move(s->rows[s->pos++]);
+  Row row;
+  access::impl(*this).fetch(row);
+  return row;
 }
 RowList RowResult::fetchAll() {
   std::vector<Row> out;
-  auto* s = current_set(*this);
+  auto& impl = access::impl(*this);
+  auto* s = impl.read_current_set();
   if (!s) return out;
-  for (; s->pos < s->rows.size(); ++s->pos) out.push_back(std::move(s->rows[s->pos]));
+  out.reserve(s->rows.size());
+  for (Row& r : s->rows) out.push_back(std::move(r));
+  impl.drop_rows(*s);
   return out;
 }
 row_count_t RowResult::count() {
-  auto* s = current_set(*this);
-  return s ? s->rows.size() - s->pos : 0;
+  auto* s = access::impl(*this).read_current_set();
+  return s ? s->rows.size() : 0;
 }
 
 SqlResult::SqlResult() noexcept = default;
@@ -168,16 +309,24 @@ SqlResult::SqlResult(SqlResult&&) noexcept = default;
 SqlResult& SqlResult::operator=(SqlResult&&) noexcept = default;
 SqlResult::~SqlResult() = default;
 bool SqlResult::hasData() const {
-  return current_set(*this) != nullptr;
+  return access::impl(*this).current_set() != nullptr;
 }
 bool SqlResult::nextResult() {
   auto& impl = access::impl(*this);
-  if (impl.current >= impl.sets.size()) return false;
+  auto* s = impl.current_set();
+  if (!s) return false;
+  // The rows of this set nobody fetched are dropped as they arrive.
+  for (impl.drop_rows(*s); !s->done; impl.drop_rows(*s)) impl.read_part();
+  if (s->cut && impl.failure) detail::throw_error(*impl.failure);
   ++impl.current;
-  return impl.current < impl.sets.size();
+  if (impl.current_set()) return true;
+  if (impl.failure) detail::throw_error(*impl.failure); // it came after the last set
+  return false;
 }
 std::uint64_t SqlResult::getAutoIncrementValue() const {
-  return access::impl(*this).auto_increment;
+  auto& impl = access::impl(*this);
+  impl.finish();
+  return impl.auto_increment;
 }
 
 DocResult::DocResult() noexcept = default;
@@ -185,9 +334,8 @@ DocResult::DocResult(DocResult&&) noexcept = default;
 DocResult& DocResult::operator=(DocResult&&) noexcept = default;
 DocResult::~DocResult() = default;
 DbDoc DocResult::fetchOne() {
-  auto* s = current_set(*this);
-  while (s && s->pos < s->rows.size()) {
-    Row& row = s->rows[s->pos++];
+  auto& impl = access::impl(*this);
+  for (Row row; impl.fetch(row);) {
     const Value& v = row[0];
     if (v.getType() == Value::DOCUMENT) return static_cast<DbDoc>(v);
     if (v.getType() == Value::STRING) return DbDoc(v.get<std::string>());
@@ -200,8 +348,8 @@ DocList DocResult::fetchAll() {
   return out;
 }
 row_count_t DocResult::count() {
-  auto* s = current_set(*this);
-  return s ? s->rows.size() - s->pos : 0;
+  auto* s = access::impl(*this).read_current_set();
+  return s ? s->rows.size() : 0;
 }
 
 MYSQLX_NAMESPACE_END

@@ -20,11 +20,22 @@ namespace pr = cdk::protocol;
 cdk::session::connection& session_impl::connection() {
   if (!conn || !conn->is_open())
     throw_error(cdk::error::client(cdk::client_errc::usage, "the session is closed"));
+  settle();
   return *conn;
 }
 
-pr::reply session_impl::run(const std::function<cdk::status(std::string&)>& encode,
-                            std::vector<std::uint32_t> tolerate, pr::reply_end end) {
+void session_impl::settle() {
+  // A result still streaming keeps all its rows: read them into its buffer,
+  // as Connector/C++ 8 caches them, so it stays usable.
+  if (streaming) streaming->read_to_end();
+  if (!orphan_reply || !conn) return;
+  // Its result is gone: read the rest and drop it. Its server error, if
+  // any, belonged to that result; only a broken connection matters here.
+  orphan_reply = false;
+  for (bool more = true; more;) more = value_or_throw(conn->read_part()).more;
+}
+
+void session_impl::send(const encoder& encode, pr::reply_end end) {
   auto& c = connection();
   // Deallocates of dead or changed statements ride in front of this request:
   // no round trip of their own.
@@ -41,7 +52,12 @@ pr::reply session_impl::run(const std::function<cdk::status(std::string&)>& enco
     pr::reply d = value_or_throw(c.read_reply());
     if (!d.error) ++stats.deallocated;
   }
-  pr::reply r = value_or_throw(c.read_reply());
+}
+
+pr::reply session_impl::run(const encoder& encode, std::vector<std::uint32_t> tolerate,
+                            pr::reply_end end) {
+  send(encode, end);
+  pr::reply r = value_or_throw(conn->read_reply());
   if (r.error && std::find(tolerate.begin(), tolerate.end(), r.error->code) == tolerate.end())
     throw_error(*r.error);
   return r;
@@ -209,6 +225,13 @@ bool Session::serverGeneratesIds() const {
 
 void Session::close() noexcept {
   if (!m_impl || !m_impl->conn) return;
+  try {
+    // A pending reply is read first (a live result keeps its rows), so the
+    // connection goes back to the pool, or says goodbye, in step.
+    m_impl->settle();
+  } catch (...) {
+    // The connection broke while reading: release() and close() cope.
+  }
   if (m_impl->pool) {
     // Reset happens when the connection is taken again (one round trip then,
     // none now), so returning it is cheap.

@@ -6,11 +6,13 @@
 #include "cdk/docid/custom.h"
 #include "cdk/docid/policy.h"
 #include "cdk/protocol/pipeline.h"
+#include "cdk/protocol/resultset.h"
 #include "cdk/protocol/value.h"
 #include "cdk/session/connection.h"
 #include "devapi/test_hooks.h"
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mysqlx/collection.h>
@@ -25,7 +27,11 @@ MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
 struct client_impl;
+struct result_impl;
 struct session_impl;
+
+/// Appends one request to the pipeline's output.
+using encoder = std::function<cdk::status(std::string&)>;
 
 struct session_impl {
   std::unique_ptr<cdk::session::connection> conn;
@@ -48,13 +54,26 @@ struct session_impl {
   // in front of the next request, so a destructor never does I/O.
   std::vector<std::uint32_t> to_deallocate;
   prepared_stats stats;
+  // The result whose reply is still being read as its rows are fetched (it
+  // owns the wire), or null; orphan_reply: such a reply whose result is
+  // gone. settle() reads the rest before anything else is sent or the
+  // connection is given up: into that result's buffer, or discarded.
+  result_impl* streaming = nullptr;
+  bool orphan_reply = false;
 
-  /// The open connection; throws a client error once the session is closed.
+  /// The open connection, with no streamed reply pending; throws a client
+  /// error once the session is closed.
   cdk::session::connection& connection();
-  /// Queues one request (the encoder appends it to the pipeline), sends it and
-  /// reads its reply. A server error is thrown unless `tolerate` lists its code.
-  cdk::protocol::reply run(const std::function<cdk::status(std::string&)>& encode,
-                           std::vector<std::uint32_t> tolerate = {},
+  /// Reads the rest of a streamed reply (see `streaming`). Its server errors
+  /// stay with its result; a broken connection throws.
+  void settle();
+  /// Queues the Deallocates of gone statements and one request (the encoder
+  /// appends it to the pipeline), sends them and reads the Deallocates'
+  /// replies: the request's reply is next.
+  void send(const encoder& encode, cdk::protocol::reply_end end);
+  /// send(), then reads the whole reply. A server error is thrown unless
+  /// `tolerate` lists its code.
+  cdk::protocol::reply run(const encoder& encode, std::vector<std::uint32_t> tolerate = {},
                            cdk::protocol::reply_end end = cdk::protocol::replies::statement);
   /// SQL with arguments; the reply.
   cdk::protocol::reply sql(const std::string& query,
@@ -123,26 +142,70 @@ struct statement_impl {
   void changed() noexcept { prepared.release(); }
 };
 
-/// Everything a result holds, read completely when the statement ran.
+/// A result: what has been read of its statement's reply. A streamed reply
+/// is read as the application asks: rows one by one, the rest (counts,
+/// warnings, ids) at the end. Held by unique_ptr, so its address is stable
+/// while the public result object moves (session_impl::streaming).
 struct result_impl {
   struct set {
     Columns columns;
-    std::vector<Row> rows;
-    std::size_t pos = 0; // next row to fetch
+    std::deque<Row> rows; // read and not fetched yet
+    bool done = false;    // no more rows will come
+    bool cut = false;     // the reply ended inside this set (see failure)
+    bool last = false;    // ended by FetchDone: no set follows
   };
   std::shared_ptr<session_impl> sess; // keeps the connection alive
-  std::vector<set> sets;
+  std::deque<set> sets;               // a deque: a Columns& stays valid as sets are added
   std::size_t current = 0;
   std::uint64_t affected = 0;
   std::uint64_t auto_increment = 0;
   DocIdList generated_ids;
   WarningList warnings;
+  bool complete = true;              // the whole reply has been read
+  std::optional<cdk::error> failure; // what the reply ended with; thrown where met
+  stream_stats stats;
+  cdk::protocol::result_decoder decoder;
+
+  result_impl() = default;
+  result_impl(const result_impl&) = delete;
+  result_impl& operator=(const result_impl&) = delete;
+  ~result_impl();
+
+  /// Takes in a reply, whole or one part of a streamed one.
+  void apply(const cdk::protocol::reply& part);
+  /// Reads and applies the next part of a streamed reply; false once the
+  /// reply is complete. Errors (the server's, a broken connection) end the
+  /// reply and are kept in `failure`.
+  bool read_part();
+  /// Reads to the end, buffering the rows; errors stay in `failure`.
+  void read_to_end() {
+    while (read_part()) {
+    }
+  }
+  /// read_to_end(), then throws the reply's error.
+  void finish();
+  /// The current result set, once its metadata is read; null when there is
+  /// none (any more).
+  set* current_set();
+  /// current_set() with all its rows read; throws the error that cut it.
+  set* read_current_set();
+  /// The next row of the current set; false at its end. Throws the error
+  /// that cut the set short, when the fetch reaches it.
+  bool fetch(Row& out);
+  void drop_rows(set& s) noexcept;
 };
 
-/// A result_impl from a statement reply: result sets converted to Columns
-/// and Rows, counts, warnings. Throws on a malformed reply.
+/// A result_impl from a whole statement reply: result sets converted to
+/// Columns and Rows, counts, warnings. Throws on a malformed reply.
 std::unique_ptr<result_impl> make_result(std::shared_ptr<session_impl> sess,
                                          const cdk::protocol::reply& r);
+
+/// Sends a statement (replies::statement) and reads its reply up to the
+/// first result set's metadata, or to its end when it has none: a refused
+/// statement throws here. The rest is read as the result is used, or by the
+/// session before its next request.
+std::unique_ptr<result_impl> stream_result(const std::shared_ptr<session_impl>& sess,
+                                           const encoder& encode);
 
 /// A Value as a protocol value (for SQL arguments, CRUD args and literals).
 cdk::protocol::value to_protocol(const Value& v);

@@ -34,9 +34,12 @@ SqlResult SqlStatement::execute() {
   std::vector<cdk::protocol::value> args;
   args.reserve(st.params.size());
   for (const Value& v : st.params) args.push_back(detail::to_protocol(v));
-  auto reply = st.sess->sql(st.query, args);
+  // The rows are streamed: execute() reads up to the first result set.
+  auto result = detail::stream_result(st.sess, [&](std::string& out) {
+    return cdk::protocol::encode_stmt_execute(out, st.query, args);
+  });
   detail::track_transaction(*st.sess, st.query);
-  return detail::access::make_result<SqlResult>(detail::make_result(st.sess, reply));
+  return detail::access::make_result<SqlResult>(std::move(result));
 }
 
 MYSQLX_NAMESPACE_END

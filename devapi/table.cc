@@ -27,9 +27,9 @@ std::unique_ptr<detail::statement_impl> new_statement(const detail::object_ref& 
 }
 
 // Prepared on a second execution, like the collection statements.
-template <typename R, typename M> R run(detail::statement_impl& st, const M& msg) {
+template <typename M> Result run(detail::statement_impl& st, const M& msg) {
   auto reply = detail::run_statement(st, msg);
-  return access::make_result<R>(detail::make_result(st.sess, reply));
+  return access::make_result<Result>(detail::make_result(st.sess, reply));
 }
 
 } // namespace
@@ -131,7 +131,8 @@ TableSelect& TableSelect::lockExclusive(LockContention contention) {
 RowResult TableSelect::execute() {
   Mysqlx::Crud::Find msg;
   detail::build_find(*m_impl, msg);
-  return run<RowResult>(*m_impl, msg);
+  // Prepared on a second execution too; the rows are streamed.
+  return access::make_result<RowResult>(detail::run_statement(*m_impl, msg));
 }
 
 TableUpdate& TableUpdate::set(const std::string& column, const Value& value) {
@@ -161,7 +162,7 @@ TableUpdate& TableUpdate::bind(const std::string& name, const Value& value) {
 Result TableUpdate::execute() {
   Mysqlx::Crud::Update msg;
   detail::build_update(*m_impl, msg);
-  return run<Result>(*m_impl, msg);
+  return run(*m_impl, msg);
 }
 
 TableRemove& TableRemove::where(const std::string& condition) {
@@ -186,7 +187,7 @@ TableRemove& TableRemove::bind(const std::string& name, const Value& value) {
 Result TableRemove::execute() {
   Mysqlx::Crud::Delete msg;
   detail::build_delete(*m_impl, msg);
-  return run<Result>(*m_impl, msg);
+  return run(*m_impl, msg);
 }
 
 MYSQLX_NAMESPACE_END

@@ -1,10 +1,12 @@
-// What tests observe of a session's prepared statements. Not API and never
-// installed: the integration tests include it to prove the prepared path is
-// taken (the counters are the client's; `deallocated` counts Deallocates the
-// server acknowledged, which it does only for a statement it holds).
+// What tests observe of a session's prepared statements and of streamed
+// results. Not API and never installed: the integration tests include it to
+// prove the prepared path is taken and that rows are streamed (the counters are the client's;
+// `deallocated` counts Deallocates the server acknowledged, which it does only for a statement it
+// holds).
 #pragma once
 
 #include <cstdint>
+#include <mysqlx/result.h>
 #include <mysqlx/session.h>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -19,6 +21,17 @@ struct prepared_stats {
 };
 
 MYSQLX_EXPORT prepared_stats prepared_stats_of(const Session& s);
+
+/// Rows of a result read from the connection and not fetched yet: a result
+/// fetched one row at a time keeps only a row or so buffered, however long
+/// its reply is (rows are streamed, not read whole by execute()).
+struct stream_stats {
+  std::uint64_t buffered = 0;      // rows buffered now
+  std::uint64_t peak_buffered = 0; // the most ever buffered at once
+  bool complete = false;           // the whole reply has been read
+};
+
+MYSQLX_EXPORT stream_stats stream_stats_of(const result_base& r);
 
 } // namespace detail
 MYSQLX_NAMESPACE_END

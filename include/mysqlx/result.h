@@ -3,10 +3,13 @@
 //
 // Lifetimes: a result stays readable after the statement, the Collection and
 // even the Session object it came from are gone (it keeps the connection
-// state alive). For now execute() reads the whole reply, so every row is in
-// memory when it returns (streaming rows as they are fetched is planned; the
-// API does not change). Results are move-only; a result object is for one
-// thread at a time.
+// state alive). Rows are streamed: execute() reads up to the first result
+// set's metadata, and fetching reads rows from the connection as asked, so
+// memory holds only what the application keeps. Counts and warnings come at
+// the end of a reply: asking for them reads (and buffers) the rest. Running
+// another statement on the session, closing it or destroying it first reads
+// a pending result's rest into that result, which stays readable. Results
+// are move-only; a result object is for one thread at a time.
 #pragma once
 
 #include <cstdint>
