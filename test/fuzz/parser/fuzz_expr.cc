@@ -36,11 +36,26 @@ void check_round_trip(const Mysqlx::Expr::Expr& e, cdk::expr_mode mode,
 
 // Parsing into a message that still holds the previous input's tree must
 // give the same bytes as a fresh message (the parser overwrites in place).
-void check_reuse(const Mysqlx::Expr::Expr& fresh, std::string_view text, cdk::expr_mode mode) {
-  static Mysqlx::Expr::Expr reused; // keeps the last input's tree
-  cdk::placeholder_map ph;
-  if (!cdk::parse_expr(text, mode, ph, reused).ok()) std::abort();
+// One kept message per entry point, since each has its own writer.
+template <typename Msg, typename Parse>
+void check_reuse(const Msg& fresh, std::string_view text, cdk::expr_mode mode, Parse parse) {
+  static Msg reused; // keeps the last input's tree
+  if (!parse(text, mode, reused).ok()) std::abort();
   if (reused.SerializeAsString() != fresh.SerializeAsString()) std::abort();
+}
+
+cdk::status parse_expr(std::string_view text, cdk::expr_mode mode, Mysqlx::Expr::Expr& out) {
+  cdk::placeholder_map ph;
+  return cdk::parse_expr(text, mode, ph, out);
+}
+cdk::status parse_projection(std::string_view text, cdk::expr_mode mode,
+                             Mysqlx::Crud::Projection& out) {
+  cdk::placeholder_map ph;
+  return cdk::parse_projection(text, mode, ph, out);
+}
+cdk::status parse_sort(std::string_view text, cdk::expr_mode mode, Mysqlx::Crud::Order& out) {
+  cdk::placeholder_map ph;
+  return cdk::parse_sort(text, mode, ph, out);
 }
 
 } // namespace
@@ -59,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_error(st);
     if (st.ok()) {
       check_round_trip(e, mode, ph);
-      check_reuse(e, text, mode);
+      check_reuse(e, text, mode, &parse_expr);
     }
     break;
   }
@@ -67,14 +82,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Mysqlx::Crud::Projection p;
     const cdk::status st = cdk::parse_projection(text, mode, ph, p);
     check_error(st);
-    if (st.ok()) (void)cdk::print_projection(p, &ph);
+    if (st.ok()) {
+      (void)cdk::print_projection(p, &ph);
+      check_reuse(p, text, mode, &parse_projection);
+    }
     break;
   }
   case 2: {
     Mysqlx::Crud::Order o;
     const cdk::status st = cdk::parse_sort(text, mode, ph, o);
     check_error(st);
-    if (st.ok()) (void)cdk::print_sort(o, &ph);
+    if (st.ok()) {
+      (void)cdk::print_sort(o, &ph);
+      check_reuse(o, text, mode, &parse_sort);
+    }
     break;
   }
   default: {
@@ -84,6 +105,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (st.ok()) {
       Mysqlx::Expr::ColumnIdentifier again;
       if (!cdk::parse_update_path(cdk::print_column(id), mode, again).ok()) std::abort();
+      check_reuse(id, text, mode, &cdk::parse_update_path);
     }
     break;
   }
