@@ -56,31 +56,18 @@ struct kw_entry {
   kw k;
 };
 
+// A table, several to a line.
+// clang-format off
 constexpr std::array<kw_entry, 23> k_keywords{{
-    {"OR", kw::or_},
-    {"IS", kw::is},
-    {"IN", kw::in},
-    {"AS", kw::as},
-    {"AND", kw::and_},
-    {"XOR", kw::xor_},
-    {"NOT", kw::not_},
-    {"DIV", kw::div},
-    {"MOD", kw::mod},
-    {"ASC", kw::asc},
-    {"LIKE", kw::like},
-    {"TRUE", kw::true_},
-    {"NULL", kw::null},
-    {"CAST", kw::cast},
-    {"DESC", kw::desc},
-    {"RLIKE", kw::rlike},
-    {"FALSE", kw::false_},
-    {"REGEXP", kw::regexp},
-    {"BINARY", kw::binary},
-    {"ESCAPE", kw::escape},
-    {"BETWEEN", kw::between},
-    {"INTERVAL", kw::interval},
+    {"OR", kw::or_}, {"IS", kw::is}, {"IN", kw::in}, {"AS", kw::as},
+    {"AND", kw::and_}, {"XOR", kw::xor_}, {"NOT", kw::not_}, {"DIV", kw::div},
+    {"MOD", kw::mod}, {"ASC", kw::asc}, {"LIKE", kw::like}, {"TRUE", kw::true_},
+    {"NULL", kw::null}, {"CAST", kw::cast}, {"DESC", kw::desc}, {"RLIKE", kw::rlike},
+    {"FALSE", kw::false_}, {"REGEXP", kw::regexp}, {"BINARY", kw::binary},
+    {"ESCAPE", kw::escape}, {"BETWEEN", kw::between}, {"INTERVAL", kw::interval},
     {"OVERLAPS", kw::overlaps},
 }};
+// clang-format on
 
 // Multiplicative hash into 32 slots; the multiplier was picked so that no
 // two keywords share a slot (checked below at compile time).
