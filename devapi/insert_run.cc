@@ -5,6 +5,10 @@
 #include "devapi/session_impl.h"
 #include "devapi/throw_error.h"
 
+#include <cstdint>
+#include <deque>
+#include <optional>
+
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
@@ -12,15 +16,30 @@ namespace pr = cdk::protocol;
 
 namespace {
 
-// [first, last) ranges of documents whose Inserts each fit in `limit` bytes.
-std::vector<std::pair<std::size_t, std::size_t>> split(const pr::doc_insert& ins,
-                                                       std::size_t limit) {
+// Replies are read while parts are still being written. The server writes a
+// reply before it reads the next message, so if the replies we have not read
+// outgrow the socket buffers while we block writing a part, both ends wait
+// forever. The unread replies are kept under this many bytes: far less than
+// any TCP or Unix socket buffers. A reply is small, except that with server
+// ids it carries one id (~32 bytes) per document lacking `_id`.
+constexpr std::size_t unread_reply_budget = 64 * 1024;
+constexpr std::size_t reply_base = 256;
+constexpr std::size_t reply_per_server_id = 40;
+// With server ids, parts are also cut at this many documents, so that each
+// reply fits the budget with room for the next one: parts stay pipelined.
+constexpr std::size_t max_docs_with_server_ids =
+    (unread_reply_budget / 2 - reply_base) / reply_per_server_id;
+
+// [first, last) ranges of documents whose Inserts each fit in `limit` bytes
+// and hold at most `max_docs` documents.
+std::vector<std::pair<std::size_t, std::size_t>> split(const pr::doc_insert& ins, std::size_t limit,
+                                                       std::size_t max_docs) {
   const std::size_t head = pr::doc_insert_size(ins, 0, 0);
   std::vector<std::pair<std::size_t, std::size_t>> parts;
   std::size_t first = 0, size = head;
   for (std::size_t i = 0; i < ins.docs.size(); ++i) {
     const std::size_t row = pr::doc_insert_row_size(ins.docs[i].size());
-    if (i > first && size + row > limit) {
+    if (i > first && (size + row > limit || i - first == max_docs)) {
       parts.emplace_back(first, i);
       first = i;
       size = head;
@@ -36,7 +55,8 @@ std::vector<std::pair<std::size_t, std::size_t>> split(const pr::doc_insert& ins
 void merge(pr::reply& into, pr::reply&& part) {
   into.info.rows_affected += part.info.rows_affected;
   auto& ids = into.info.generated_ids;
-  ids.insert(ids.end(), part.info.generated_ids.begin(), part.info.generated_ids.end());
+  ids.insert(ids.end(), std::make_move_iterator(part.info.generated_ids.begin()),
+             std::make_move_iterator(part.info.generated_ids.end()));
   auto& w = into.info.warnings;
   w.insert(w.end(), part.info.warnings.begin(), part.info.warnings.end());
 }
@@ -51,30 +71,43 @@ pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
   auto& conn = sess.connection();
   auto& pipe = conn.pipeline();
   const bool own_trx = !sess.in_transaction && !sess.autocommit_off;
-  std::size_t requests = 0;
+  // Estimated size of each reply not read yet, in request order.
+  std::deque<std::size_t> unread;
+  std::size_t unread_bytes = 0;
+  pr::reply merged;
+  std::optional<cdk::error> failed;
+  bool first_reply = true; // START TRANSACTION's, when own_trx
+  auto read_one = [&] {
+    pr::reply r = value_or_throw(conn.read_reply());
+    unread_bytes -= unread.front();
+    unread.pop_front();
+    if (r.error && !failed) failed = r.error;
+    if (!r.error && !(own_trx && first_reply)) merge(merged, std::move(r));
+    first_reply = false;
+  };
   if (own_trx) {
     check(pr::encode_stmt_execute(pipe.output(), "START TRANSACTION"));
     pipe.expect(pr::replies::statement);
-    ++requests;
+    unread.push_back(reply_base);
+    unread_bytes += reply_base;
   }
-  for (auto [first, last] : split(ins, limit)) {
+  const bool server_ids = sess.policy.origin == cdk::docid::id_origin::server;
+  for (auto [first, last] : split(ins, limit, server_ids ? max_docs_with_server_ids : SIZE_MAX)) {
+    while (!unread.empty() && unread_bytes > unread_reply_budget / 2) read_one();
+    if (failed) break; // a part failed: the rest would be rolled back anyway
     pr::doc_insert part = ins;
     part.docs.assign(ins.docs.begin() + static_cast<std::ptrdiff_t>(first),
                      ins.docs.begin() + static_cast<std::ptrdiff_t>(last));
     check(pr::encode_doc_insert(pipe.output(), part));
     pipe.expect(pr::replies::statement);
-    ++requests;
+    const std::size_t estimate =
+        reply_base + (server_ids ? (last - first) * reply_per_server_id : 0);
+    unread.push_back(estimate);
+    unread_bytes += estimate;
     // Send as we go: the buffer never holds more than one part unsent.
     check(conn.flush());
   }
-  // All parts are in flight; read every reply, keeping the first error.
-  pr::reply merged;
-  std::optional<cdk::error> failed;
-  for (std::size_t i = 0; i < requests; ++i) {
-    pr::reply r = value_or_throw(conn.read_reply());
-    if (r.error && !failed) failed = r.error;
-    if (!r.error && !(own_trx && i == 0)) merge(merged, std::move(r));
-  }
+  while (!unread.empty()) read_one();
   if (failed) {
     if (own_trx) sess.sql("ROLLBACK");
     throw_error(*failed);

@@ -47,7 +47,14 @@ struct connect_options {
   compression_mode compression = compression_mode::preferred;
   std::vector<std::string> compression_algorithms; // empty: every one we support
   docid_mode docids = docid_mode::auto_select;
-  std::uint64_t max_message_size = 64ull << 20; // largest frame accepted from the server
+  // max-message-size: the largest message the server accepts (its
+  // mysqlx_max_allowed_packet); add() splits Inserts above it.
+  std::uint64_t max_message_size = 64ull << 20;
+  // The largest frame accepted from the server: a bound on what a length
+  // read off the network may allocate. Not tied to the above, since a server
+  // that reads small messages may still send large rows and notices (one
+  // id per document of a big add()).
+  std::uint64_t max_incoming_size = 64ull << 20;
 };
 
 } // namespace cdk

@@ -19,7 +19,7 @@ connection::~connection() {
 result<std::unique_ptr<connection>>
 connection::open(std::unique_ptr<stream> s, const connect_options& opts, std::string host) {
   auto c =
-      std::make_unique<connection>(key{}, std::move(s), std::move(host), opts.max_message_size);
+      std::make_unique<connection>(key{}, std::move(s), std::move(host), opts.max_incoming_size);
   auto st = c->run_handshake(opts);
   if (!st) return st.err();
   return c;

@@ -89,6 +89,22 @@ TEST_P(SplitTest, InsideTheUsersTransactionTheUserDecides) {
   EXPECT_EQ(count(), 0u);
 }
 
+TEST_P(SplitTest, ManySmallDocumentsNeverStallTheConnection) {
+  // 300,000 documents of ~12 bytes: 5+ parts of 1 MiB, and with server ids
+  // about 10 MB of GENERATED_DOCUMENT_IDS notices coming back. Were every
+  // part written before any reply was read, the server would block writing
+  // those replies while the client blocked writing the next part.
+  std::vector<std::string> all;
+  all.reserve(300000);
+  for (int i = 0; i < 300000; ++i) all.push_back("{\"i\":" + std::to_string(i) + "}");
+  Result r = m_coll->add(all).execute();
+  EXPECT_EQ(r.getAffectedItemsCount(), all.size());
+  DocIdList ids = r.getGeneratedIds();
+  ASSERT_EQ(ids.size(), all.size());
+  EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+  EXPECT_EQ(count(), all.size());
+}
+
 // The split logic is the same whoever makes the ids: 8.0 server ids and
 // client ids cover both ways the ids are merged.
 const config small_configs[] = {devapi_it::configs[0], devapi_it::configs[2]};

@@ -54,6 +54,7 @@ TEST(SessionSettings, OptionListBecomesConnectOptions) {
   EXPECT_EQ(o.connect_timeout, std::chrono::milliseconds(3000));
   EXPECT_EQ(o.docids, cdk::docid_mode::client);
   EXPECT_EQ(o.max_message_size, 1u << 20);
+  EXPECT_EQ(o.max_incoming_size, 64u << 20); // what the server sends is not bound by it
   EXPECT_EQ(o.auth, cdk::auth_method::sha256_memory);
   EXPECT_EQ(o.compression, cdk::compression_mode::disabled);
 }

@@ -56,6 +56,7 @@ std::string render(const cdk::connect_options& o) {
   if (!o.compression_algorithms.empty()) add("algos=" + join(o.compression_algorithms));
   if (o.docids != d.docids) add(std::string("docids=") + k_docids[int(o.docids)]);
   if (o.max_message_size != d.max_message_size) add("max=" + std::to_string(o.max_message_size));
+  if (o.max_incoming_size != d.max_incoming_size) add("in=" + std::to_string(o.max_incoming_size));
   return out;
 }
 
@@ -132,7 +133,7 @@ const good_case k_good[] = {
     {"db?docid-mode=CLIENT", "hosts=db:33060 docids=client"},
     {"db?docid-mode=auto", "hosts=db:33060"},
     {"db?max-message-size=1", "hosts=db:33060 max=1"},
-    {"db?max-message-size=4294967295", "hosts=db:33060 max=4294967295"},
+    {"db?max-message-size=4294967295", "hosts=db:33060 max=4294967295 in=4294967295"},
     // hosts: ports, sockets, priorities (highest first, stable), srv
     {"[a:1,(/tmp/s),[::1]]", "hosts=a:1,sock:/tmp/s,::1:33060"},
     {"[(address=a,priority=10),(address=b:2,priority=90),(address=c,priority=10)]",

@@ -110,9 +110,9 @@ TEST(connection, no_reachable_host_names_them_all) {
   EXPECT_NE(c.err().message.find("127.0.0.1:1"), std::string::npos) << c.err().message;
 }
 
-TEST(connection, max_message_size_bounds_incoming_frames) {
+TEST(connection, max_incoming_size_bounds_incoming_frames) {
   connect_options o = options();
-  o.max_message_size = 16; // the Capabilities reply is larger
+  o.max_incoming_size = 16; // the Capabilities reply is larger
   auto c = open_with(std::make_unique<fake_server>(), o);
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.err().code, client_errc::malformed_packet);
