@@ -86,9 +86,10 @@ frame_compressor::~frame_compressor() = default;
 frame_compressor::frame_compressor(frame_compressor&&) noexcept = default;
 frame_compressor& frame_compressor::operator=(frame_compressor&&) noexcept = default;
 
-status frame_compressor::enable(std::string_view algorithm) {
+status frame_compressor::enable(std::string_view algorithm, std::uint64_t max_uncompressed) {
   if (algorithm != deflate_name) return unknown_algorithm(algorithm);
   if (!m_impl) m_impl = std::make_unique<impl>();
+  m_max_uncompressed = max_uncompressed;
   return ok();
 }
 
@@ -98,12 +99,29 @@ bool frame_compressor::enabled() const noexcept {
 
 status frame_compressor::wrap(std::string& frames) {
   if (!m_impl || frames.empty()) return ok();
-  Mysqlx::Connection::Compression msg;
-  msg.set_uncompressed_size(frames.size());
-  m_impl->deflater.compress_append(frames, *msg.mutable_payload());
   std::string out;
-  auto st = append_message(out, m_type, msg);
-  if (!st) return st;
+  const std::string_view all(frames);
+  std::size_t begin = 0;
+  while (begin < all.size()) {
+    // Whole frames from `begin` while they fit the limit (at least one).
+    std::size_t end = begin;
+    while (end < all.size()) {
+      if (all.size() - end < frame_header_size)
+        return bad_compression("a partial frame to compress");
+      std::uint32_t len = 0;
+      for (int i = 3; i >= 0; --i) len = (len << 8) | static_cast<unsigned char>(all[end + i]);
+      const std::size_t next = end + 4 + len;
+      if (next > all.size()) return bad_compression("a partial frame to compress");
+      if (end > begin && next - begin > m_max_uncompressed) break;
+      end = next;
+    }
+    Mysqlx::Connection::Compression msg;
+    msg.set_uncompressed_size(end - begin);
+    m_impl->deflater.compress_append(all.substr(begin, end - begin), *msg.mutable_payload());
+    auto st = append_message(out, m_type, msg);
+    if (!st) return st;
+    begin = end;
+  }
   frames.swap(out);
   return ok();
 }

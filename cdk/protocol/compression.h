@@ -15,6 +15,7 @@
 #include "cdk/protocol/frame.h"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,15 +61,20 @@ public:
   frame_compressor(frame_compressor&&) noexcept;
   frame_compressor& operator=(frame_compressor&&) noexcept;
 
-  status enable(std::string_view algorithm);
+  // max_uncompressed: the peer's limit on a message, which MySQL also applies
+  // to the frames a Compression message holds once inflated.
+  status enable(std::string_view algorithm,
+                std::uint64_t max_uncompressed = std::numeric_limits<std::uint64_t>::max());
   bool enabled() const noexcept;
-  // Replaces `frames` (complete frames) with one Compression frame holding
-  // them. A no-op while disabled.
+  // Replaces `frames` (complete frames) with Compression frames holding them:
+  // one, or more where together they would exceed max_uncompressed (a frame
+  // larger than that on its own goes alone). A no-op while disabled.
   status wrap(std::string& frames);
 
 private:
   struct impl;
   std::uint8_t m_type;
+  std::uint64_t m_max_uncompressed = 0;
   std::unique_ptr<impl> m_impl;
 };
 

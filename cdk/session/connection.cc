@@ -104,7 +104,7 @@ status connection::run_handshake(const connect_options& opts) {
       if (a.err) return broken(*a.err);
       m_info = hs.info();
       if (!m_info.compression.empty()) {
-        auto st = m_compressor.enable(m_info.compression);
+        auto st = m_compressor.enable(m_info.compression, opts.max_message_size);
         if (!st) return broken(st.err());
       }
       m_pipe = std::move(hs.pipeline());

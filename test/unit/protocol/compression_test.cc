@@ -71,6 +71,48 @@ TEST(compression, stream_state_carries_across_messages_and_splits) {
   }
 }
 
+TEST(compression, frames_beyond_the_peers_limit_go_in_several_compression_frames) {
+  // A server that takes messages of at most 1017 bytes also refuses a
+  // Compression message that inflates to more (MySQL checks both). The frames
+  // are 11 + 1005 + 5 bytes: {notice, rows} fits in 1017, the next one not.
+  frame_compressor client(46);
+  ASSERT_TRUE(client.enable("deflate_stream", 1017).ok());
+  std::string wire = some_frames() + some_frames();
+  ASSERT_TRUE(client.wrap(wire).ok());
+  // Each Compression frame declares at most 1017 bytes, and the server, whose
+  // limit is 1017, reads back all six frames in order.
+  frame_reader server(1017, 46);
+  ASSERT_TRUE(server.enable_compression("deflate_stream").ok());
+  ASSERT_TRUE(server.feed(wire).ok());
+  auto got = read_all(server);
+  ASSERT_EQ(got.size(), 6u);
+  for (int i : {0, 3}) {
+    EXPECT_EQ(got[i].payload, "notice");
+    EXPECT_EQ(got[i + 1].payload, std::string(1000, 'r'));
+    EXPECT_EQ(got[i + 2].type, 17);
+  }
+  // Without a limit it is one Compression frame, which that server refuses.
+  frame_compressor unlimited(46);
+  ASSERT_TRUE(unlimited.enable("deflate_stream").ok());
+  std::string one = some_frames() + some_frames();
+  ASSERT_TRUE(unlimited.wrap(one).ok());
+  frame_reader strict(1017, 46);
+  ASSERT_TRUE(strict.enable_compression("deflate_stream").ok());
+  ASSERT_TRUE(strict.feed(one).ok());
+  EXPECT_FALSE(strict.next().ok());
+}
+
+TEST(compression, a_single_frame_above_the_limit_goes_alone) {
+  frame_compressor client(46);
+  ASSERT_TRUE(client.enable("deflate_stream", 100).ok());
+  std::string wire = some_frames();
+  ASSERT_TRUE(client.wrap(wire).ok());
+  frame_reader server(default_max_frame_size, 46);
+  ASSERT_TRUE(server.enable_compression("deflate_stream").ok());
+  ASSERT_TRUE(server.feed(wire).ok());
+  EXPECT_EQ(read_all(server).size(), 3u);
+}
+
 std::string compression_frame(std::uint64_t declared, const std::string& inflated) {
   deflate_stream_compressor z;
   Mysqlx::Connection::Compression m;
