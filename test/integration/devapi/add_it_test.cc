@@ -35,8 +35,8 @@ protected:
                        coll_name() + "`")
                  .execute();
     for (Row row : r.fetchAll()) {
-      std::string n = row[1].get<std::string>();
-      out[row[0].get<std::string>()] = std::stoll(n);
+      // JSON_EXTRACT gives a JSON column: a JSON number reads as a number.
+      out[row[0].get<std::string>()] = row[1].get<std::int64_t>();
     }
     return out;
   }

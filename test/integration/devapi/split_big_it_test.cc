@@ -46,6 +46,6 @@ TEST(SplitBig, A100MegabyteAddAgainstA16MiBServerArrivesWhole) {
                  .bind(ids.back())
                  .execute()
                  .fetchOne();
-  EXPECT_EQ(last[0].get<std::string>(), std::to_string(n - 2)); // n - 1 has a user id
+  EXPECT_EQ(last[0].get<std::uint64_t>(), n - 2); // n - 1 has a user id
   db.dropCollection("c");
 }
