@@ -181,6 +181,10 @@ cdk::protocol::value to_protocol(const Value& v) {
     return pr::value::of_uint(v.get<std::uint64_t>());
   case Value::FLOAT:
   case Value::DOUBLE:
+    // A DECIMAL read from a row goes back as its exact text, as the server
+    // takes it, rather than as the nearest double.
+    if (value_access::is_decimal(v))
+      return pr::value::of_string(std::string(value_access::text_of(v)));
     out.type = pr::value::kind::dbl;
     out.dbl = v.get<double>();
     break;
@@ -189,6 +193,10 @@ cdk::protocol::value to_protocol(const Value& v) {
   case Value::STRING:
     return pr::value::of_string(v.get<std::string>());
   case Value::RAW: {
+    // A date or time read from a row: its SQL text, which the server parses;
+    // the X Protocol's binary form is only for the server's replies.
+    if (value_access::is_temporal(v))
+      return pr::value::of_string(std::string(value_access::text_of(v)));
     const bytes b = v.getRawBytes();
     out.type = pr::value::kind::octets;
     out.bytes.assign(reinterpret_cast<const char*>(b.data()), b.size());

@@ -133,6 +133,26 @@ TEST_P(ValueTypesTest, ThroughTableSelect) {
   check_rows(r.fetchAll());
 }
 
+TEST_P(ValueTypesTest, RowValuesInsertBackUnchanged) {
+  // DECIMAL and temporal Values read from a row go back to the server as
+  // their text (not the nearest double, not the X Protocol's binary form).
+  const std::string u = "`" + m_schema + "`.u";
+  m_sess->sql("CREATE TABLE " + u +
+              " (d DECIMAL(30,2), dt DATE, dtm DATETIME(6), tm TIME, j JSON)")
+      .execute();
+  Row r = m_sess
+              ->sql("SELECT 1234567890123456789012.34, dt, dtm, tm, j FROM `" + m_schema +
+                    "`.t WHERE id = 1")
+              .execute()
+              .fetchOne();
+  m_sess->getSchema(m_schema).getTable("u").insert().values(r[0], r[1], r[2], r[3], r[4]).execute();
+  Row back = m_sess->getSchema(m_schema).getTable("u").select().execute().fetchOne();
+  EXPECT_EQ(back[0].get<std::string>(), "1234567890123456789012.34");
+  for (int i = 1; i < 4; ++i) EXPECT_EQ(back[i].get<std::string>(), r[i].get<std::string>()) << i;
+  EXPECT_EQ(back[4].getType(), Value::DOCUMENT);
+  EXPECT_EQ(back[4]["n"].elementCount(), 2u);
+}
+
 const config value_configs[] = {devapi_it::configs[0], devapi_it::configs[1]};
 INSTANTIATE_TEST_SUITE_P(Modes, ValueTypesTest, ::testing::ValuesIn(value_configs),
                          [](const auto& info) { return std::string(info.param.name); });
