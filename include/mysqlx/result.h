@@ -9,7 +9,9 @@
 // the end of a reply: asking for them reads (and buffers) the rest. Running
 // another statement on the session, closing it or destroying it first reads
 // a pending result's rest into that result, which stays readable. Results
-// are move-only; a result object is for one thread at a time.
+// are move-only; a result object is for one thread at a time, and one still
+// streaming reads its session's connection, so it shares the session's
+// thread too.
 #pragma once
 
 #include <cstdint>
@@ -157,7 +159,9 @@ public:
   unsigned getWarningsCount() const;
   WarningList getWarnings() const;
   Warning getWarning(unsigned pos) const;
-  /// Rows or documents added, changed or removed by the statement.
+  /// Rows or documents added, changed or removed by the statement. Known at
+  /// the end of the reply: asking reads the rows not fetched yet into the
+  /// result (none is dropped), as the warning calls do.
   std::uint64_t getAffectedItemsCount() const;
 
 protected:
