@@ -66,8 +66,12 @@ std::optional<x_error> column_type(const std::string& type, const std::string& i
       return bad_value("Invalid or unsupported type specification '" + type + "'");
     sql_type = "TEXT";
     text = true;
-  } else if (std::regex_match(t, integer) || std::regex_match(t, real) ||
-             std::regex_match(t, temporal)) {
+  } else if (std::regex_match(t, m, temporal)) {
+    // MariaDB refuses an indexed generated TIME / DATETIME / TIMESTAMP
+    // column converted from text unless it keeps all 6 fractional digits
+    // (rounding depends on the session's mode): the column has them.
+    sql_type = m[1] == "DATE" ? t : m[1].str() + "(6)";
+  } else if (std::regex_match(t, integer) || std::regex_match(t, real)) {
     sql_type = t;
   } else if (std::regex_match(t, m, text_n)) {
     sql_type = "TEXT";
