@@ -163,10 +163,13 @@ TEST_P(StreamTest, ClosingOrDestroyingTheSessionWithAPendingResult) {
   Collection c = numbers("closing", 500);
   DocResult kept = c.find().sort("n").execute();
   EXPECT_EQ(kept.fetchOne()["n"].get<int>(), 1);
+  EXPECT_FALSE(stream_stats_of(kept).complete);
   DocResult dropped = c.find().execute(); // settles `kept` first
   dropped.fetchOne();
+  EXPECT_FALSE(stream_stats_of(dropped).complete);
   dropped = DocResult(); // gone with its rest unread
   m_sess->close();
+  EXPECT_TRUE(stream_stats_of(kept).complete);
   // The live result kept its rows; the session is closed cleanly.
   EXPECT_EQ(kept.count(), 499u);
   EXPECT_EQ(kept.fetchAll().back()["n"].get<int>(), 500);
@@ -177,7 +180,9 @@ TEST_P(StreamTest, ClosingOrDestroyingTheSessionWithAPendingResult) {
   Collection c2 = m_sess->getSchema(m_schema).getCollection("closing");
   DocResult r = c2.find().sort("n").execute();
   EXPECT_EQ(r.fetchOne()["n"].get<int>(), 1);
+  EXPECT_FALSE(stream_stats_of(r).complete);
   m_sess.reset();
+  EXPECT_TRUE(stream_stats_of(r).complete);
   int expected = 2;
   for (DbDoc d : r) EXPECT_EQ(d["n"].get<int>(), expected++);
   EXPECT_EQ(expected, 501);
@@ -196,6 +201,7 @@ TEST_P(StreamTest, APooledSessionReturnedWithAPendingResultIsReused) {
     Collection c = s.getSchema(m_schema).getCollection("pooled");
     kept = c.find().sort("n").execute();
     EXPECT_EQ(kept.fetchOne()["n"].get<int>(), 1);
+    EXPECT_FALSE(stream_stats_of(kept).complete);
   } // returned to the pool with the reply half read
   {
     // The one pooled connection, reused: its first reply is its own.
@@ -204,6 +210,7 @@ TEST_P(StreamTest, APooledSessionReturnedWithAPendingResultIsReused) {
     Collection c = s.getSchema(m_schema).getCollection("pooled");
     DocResult orphan = c.find().execute();
     orphan.fetchOne();
+    EXPECT_FALSE(stream_stats_of(orphan).complete);
     orphan = DocResult(); // gone unread: its rest is dropped on close
     s.close();
   }
@@ -220,6 +227,7 @@ TEST_P(StreamTest, ADroppedResultsRestIsSkippedBeforeTheNextStatement) {
   {
     DocResult r = c.find().sort("n").execute();
     EXPECT_EQ(r.fetchOne()["n"].get<int>(), 1);
+    EXPECT_FALSE(stream_stats_of(r).complete);
   } // destroyed with 799 rows unread
   DocList tail = c.find("n > 797").sort("n").execute().fetchAll();
   ASSERT_EQ(tail.size(), 3u);
