@@ -83,6 +83,17 @@ struct coll_session {
     return admin("drop_collection_index",
                  obj({{"schema", s(schema)}, {"collection", s("c")}, {"name", s(name)}}));
   }
+  // Every value of every index column ($ix_...), as text, sorted.
+  std::vector<std::string> index_column_values() {
+    std::vector<std::string> values;
+    for (const auto& col : catalog("COLUMN_NAME")) {
+      if (col.rfind("$ix_", 0) != 0) continue;
+      auto v = column_strings(c.sql("SELECT CAST(`" + col + "` AS CHAR) FROM " + schema + ".c"));
+      values.insert(values.end(), v.begin(), v.end());
+    }
+    std::sort(values.begin(), values.end());
+    return values;
+  }
   std::vector<std::string> catalog(const std::string& what) {
     return column_strings(c.sql("SELECT " + what + " FROM information_schema." +
                                 (what == "COLUMN_NAME" ? "COLUMNS" : "STATISTICS") +
@@ -129,13 +140,7 @@ TEST(AdminIndex, TextFieldsAndTheConnectorsConstraintMemberSpelling) {
   EXPECT_EQ(t.catalog("SUB_PART").size(), 3u); // PRIMARY + two key parts
   ASSERT_TRUE(ok(t.c.insert_json(t.schema, "c", {R"({"_id":"1","name":"ann","n":5})"})));
   // The generated columns hold the fields' values.
-  std::vector<std::string> values;
-  for (const auto& col : t.catalog("COLUMN_NAME")) {
-    if (col.rfind("$ix_", 0) != 0) continue;
-    auto v = column_strings(t.c.sql("SELECT CAST(`" + col + "` AS CHAR) FROM " + t.schema + ".c"));
-    values.insert(values.end(), v.begin(), v.end());
-  }
-  std::sort(values.begin(), values.end());
+  const auto values = t.index_column_values();
   EXPECT_EQ(values, (std::vector<std::string>{"5", "ann"}));
 }
 
@@ -152,13 +157,7 @@ TEST(AdminIndex, TemporalFieldsAreIndexed) {
       t.c.insert_json(t.schema, "c",
                       {R"({"_id":"1","d":"2024-01-02","t":"10:11:12","dt":"2024-01-02 03:04:05",)"
                        R"("ts":"2024-05-06 07:08:09"})"})));
-  std::vector<std::string> values;
-  for (const auto& col : t.catalog("COLUMN_NAME")) {
-    if (col.rfind("$ix_", 0) != 0) continue;
-    auto v = column_strings(t.c.sql("SELECT CAST(`" + col + "` AS CHAR) FROM " + t.schema + ".c"));
-    values.insert(values.end(), v.begin(), v.end());
-  }
-  std::sort(values.begin(), values.end());
+  const auto values = t.index_column_values();
   EXPECT_EQ(values,
             (std::vector<std::string>{"10:11:12.000000", "2024-01-02", "2024-01-02 03:04:05.000000",
                                       "2024-05-06 07:08:09.000000"}));
