@@ -35,7 +35,14 @@ private:
   void skip() noexcept {
     while (!m_s.empty()) {
       const char c = m_s.front();
-      if (m_s.substr(0, 2) == "/*") {
+      if (m_s.substr(0, 3) == "/*!" || m_s.substr(0, 4) == "/*M!") {
+        // An executable comment (MySQL `/*!50700 ...*/`, MariaDB `/*M!...`):
+        // the server runs its text, so it is read as statement text; the
+        // version number and the closing `*/` are skipped as separators.
+        m_s.remove_prefix(m_s[2] == '!' ? 3 : 4);
+        while (!m_s.empty() && std::isdigit(static_cast<unsigned char>(m_s.front())) != 0)
+          m_s.remove_prefix(1);
+      } else if (m_s.substr(0, 2) == "/*") {
         const auto end = m_s.find("*/", 2);
         m_s.remove_prefix(end == std::string_view::npos ? m_s.size() : end + 2);
       } else if (c == '#' ||
@@ -76,16 +83,31 @@ trx_effect commit_or_chain(words& in, std::string_view w) noexcept {
 }
 
 // SET [SESSION | LOCAL] [@@session. | @@local. | @@]autocommit = value, possibly
-// among other assignments; the last autocommit assignment wins.
+// among other assignments; the last autocommit assignment wins. GLOBAL,
+// PERSIST and PERSIST_ONLY leave this session's autocommit alone; as in
+// MySQL, a scope keyword holds for the assignments after it until the next
+// one, while an @@global. prefix names one variable only.
 trx_effect set_statement(words& in) noexcept {
   trx_effect out = trx_effect::none;
+  bool session_scope = true;
   for (std::string_view w = in.next(); !w.empty(); w = in.next()) {
-    for (std::string_view prefix : {"@@SESSION.", "@@LOCAL.", "@@"})
+    if (one_of(w, {"GLOBAL", "PERSIST", "PERSIST_ONLY"})) {
+      session_scope = false;
+      continue;
+    }
+    if (one_of(w, {"SESSION", "LOCAL"})) {
+      session_scope = true;
+      continue;
+    }
+    bool this_session = session_scope;
+    for (std::string_view prefix :
+         {"@@SESSION.", "@@LOCAL.", "@@GLOBAL.", "@@PERSIST.", "@@PERSIST_ONLY.", "@@"})
       if (w.size() > prefix.size() && iequals(w.substr(0, prefix.size()), prefix)) {
+        this_session = prefix == "@@" ? session_scope : one_of(prefix, {"@@SESSION.", "@@LOCAL."});
         w.remove_prefix(prefix.size());
         break;
       }
-    if (!iequals(w, "AUTOCOMMIT")) continue;
+    if (!iequals(w, "AUTOCOMMIT") || !this_session) continue;
     const std::string_view v = in.next();
     if (one_of(v, {"0", "OFF", "FALSE"}))
       out = trx_effect::autocommit_off;
@@ -101,8 +123,13 @@ trx_effect classify_sql_transaction(std::string_view sql) noexcept {
   words in(sql);
   const std::string_view first = in.next();
   if (iequals(first, "BEGIN")) return trx_effect::begin;
-  if (iequals(first, "START"))
-    return iequals(in.next(), "TRANSACTION") ? trx_effect::begin : trx_effect::none;
+  if (iequals(first, "START")) {
+    // START SLAVE / REPLICA / GROUP_REPLICATION commit implicitly too.
+    const std::string_view what = in.next();
+    if (iequals(what, "TRANSACTION")) return trx_effect::begin;
+    return one_of(what, {"SLAVE", "REPLICA", "GROUP_REPLICATION"}) ? trx_effect::end
+                                                                   : trx_effect::none;
+  }
   if (iequals(first, "COMMIT")) return commit_or_chain(in, in.next());
   if (iequals(first, "ROLLBACK")) {
     std::string_view w = in.next();
@@ -110,14 +137,21 @@ trx_effect classify_sql_transaction(std::string_view sql) noexcept {
     if (iequals(w, "TO")) return trx_effect::none; // to a savepoint: still open
     return commit_or_chain(in, w);
   }
-  if (iequals(first, "SET")) return set_statement(in);
+  if (iequals(first, "SET")) {
+    words rest = in;
+    if (iequals(rest.next(), "PASSWORD")) return trx_effect::end; // commits implicitly
+    return set_statement(in);
+  }
   // Statements that commit implicitly (MySQL manual, "Statements That Cause
   // an Implicit Commit"), except on temporary tables.
   if (one_of(first, {"CREATE", "DROP"}))
     return iequals(in.next(), "TEMPORARY") ? trx_effect::none : trx_effect::end;
-  if (one_of(first, {"ALTER", "RENAME", "TRUNCATE", "GRANT", "REVOKE", "LOCK", "ANALYZE",
-                     "OPTIMIZE", "REPAIR", "FLUSH", "CACHE", "INSTALL", "UNINSTALL"}))
+  if (one_of(first, {"ALTER", "RENAME", "TRUNCATE", "GRANT", "REVOKE", "LOCK", "ANALYZE", "CHECK",
+                     "OPTIMIZE", "REPAIR", "FLUSH", "CACHE", "INSTALL", "UNINSTALL", "IMPORT",
+                     "CHANGE", "STOP"}))
     return trx_effect::end;
+  if (iequals(first, "RESET")) // except RESET PERSIST (MySQL 8.0)
+    return iequals(in.next(), "PERSIST") ? trx_effect::none : trx_effect::end;
   if (iequals(first, "LOAD"))
     return iequals(in.next(), "INDEX") ? trx_effect::end : trx_effect::none;
   return trx_effect::none;
