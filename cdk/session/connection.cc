@@ -1,5 +1,6 @@
 #include "cdk/session/connection.h"
 
+#include "cdk/foundation/dns_srv.h"
 #include "cdk/protocol/messages.h"
 #include "cdk/session/scramble.h"
 
@@ -43,9 +44,13 @@ std::string describe(const host_address& h) {
 } // namespace
 
 result<std::unique_ptr<connection>> connection::open(const connect_options& opts) {
-  if (opts.dns_srv)
-    return error::client(client_errc::bad_option,
-                         "mysqlx+srv (DNS SRV lookup) is not supported by this connector yet");
+  if (opts.dns_srv) {
+    // mysqlx+srv://: the SRV records become the host list, in RFC 2782 order
+    // and without priorities, so the loop below keeps that order.
+    auto expanded = expand_dns_srv(opts);
+    if (!expanded) return std::move(expanded).err();
+    return open(expanded.value());
+  }
   if (opts.hosts.empty()) return error::client(client_errc::bad_option, "no host to connect to");
   std::optional<error> last;
   const auto hosts = by_priority(opts.hosts);

@@ -34,7 +34,9 @@ namespace cdk::session {
 class connection {
 public:
   // Tries opts.hosts by priority (highest first; given order without
-  // priorities). Only transport-level failures move on to the next host; a
+  // priorities). With opts.dns_srv, hosts[0] is first looked up as a DNS SRV
+  // name (expand_dns_srv, cdk/foundation/dns_srv.h) and its targets are
+  // tried in SRV order. Only transport-level failures move on to the next host; a
   // refused login or a server error ends the attempt.
   static result<std::unique_ptr<connection>> open(const connect_options& opts);
   // Sets a session up over an established stream; host names the server for

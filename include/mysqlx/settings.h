@@ -55,7 +55,7 @@ struct SessionOption {
     CONNECTION_ATTRIBUTES,  ///< true/false, a DbDoc or JSON object of string values
     TLS_VERSIONS,           ///< "TLSv1.2,TLSv1.3" or a container of names
     TLS_CIPHERSUITES,       ///< comma-separated names or a container of names
-    DNS_SRV,                ///< bool: HOST is a DNS SRV name
+    DNS_SRV,                ///< bool: HOST is a DNS SRV name (RFC 2782), no PORT/SOCKET
     COMPRESSION,            ///< CompressionMode (default PREFERRED)
     COMPRESSION_ALGORITHMS, ///< "zstd_stream,lz4_message,deflate_stream" or a container
     SSL_CAPATH,             ///< directory of CA certificates

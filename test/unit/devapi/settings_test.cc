@@ -5,6 +5,7 @@
 #include <chrono>
 #include <gtest/gtest.h>
 #include <mysqlx/error.h>
+#include <mysqlx/session.h>
 #include <mysqlx/settings.h>
 #include <string>
 #include <vector>
@@ -318,3 +319,23 @@ TEST(OptionNames, DocIdModeParsingAndNames) {
 }
 
 } // namespace
+
+TEST(Session, MysqlxSrvLooksTheNameUpInDns) {
+  // .invalid never resolves (RFC 2606): whether the resolver answers NXDOMAIN,
+  // cannot be reached or times out, the session fails naming the SRV name,
+  // and the password stays out of the message. (The lookup itself, the SRV
+  // order and failover are tested against a fake DNS server in
+  // integration_dns_srv.)
+  try {
+    mysqlx::Session s(
+        "mysqlx+srv://app:s3cr3t-pw@_mysqlx._tcp.db.invalid/shop?connect-timeout=2000");
+    FAIL() << "a session on a name that cannot resolve";
+  } catch (const mysqlx::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Unable to locate any hosts for _mysqlx._tcp.db.invalid"),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find("s3cr3t-pw"), std::string::npos) << what;
+    EXPECT_TRUE(e.isConnectionError()) << what;
+  }
+}
