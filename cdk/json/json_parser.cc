@@ -12,8 +12,13 @@
 // so Tell() there gives the exact slice of each object and array.
 #include "cdk/json/json_parser.h"
 
+#include <charconv>
+#include <clocale>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <locale.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 #include <string>
@@ -36,11 +41,45 @@ public:
     return m_h.uint64(u);
   }
   bool Double(double d) { return m_h.dbl(d); }
-  bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; } // not enabled
-  bool String(const char* s, rapidjson::SizeType n, bool) {
-    return m_h.string(std::string_view(s, n));
+  // Numbers arrive as text (kParseNumbersAsStringsFlag) and are converted
+  // here: RapidJSON 1.1's full-precision double path has undefined behaviour
+  // on some long inputs (found by fuzz_json_parser under UBSan), and glibc's
+  // strtod is exact.
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    const char* const end = s + n;
+    if (std::string_view(s, n).find_first_of(".eE") == std::string_view::npos) {
+      std::int64_t i = 0;
+      if (auto [p, ec] = std::from_chars(s, end, i); ec == std::errc() && p == end)
+        return m_h.int64(i);
+      std::uint64_t u = 0;
+      if (auto [p, ec] = std::from_chars(s, end, u); ec == std::errc() && p == end)
+        return m_h.uint64(u);
+      // Beyond 64 bits: a double, as RapidJSON does.
+    }
+    char local[64];
+    std::string heap;
+    const char* text = local;
+    if (n < sizeof local) {
+      std::memcpy(local, s, n);
+      local[n] = '\0';
+    } else {
+      heap.assign(s, n);
+      text = heap.c_str();
+    }
+    static const locale_t c_locale = newlocale(LC_ALL_MASK, "C", nullptr);
+    const double d = strtod_l(text, nullptr, c_locale);
+    if (std::isinf(d)) {
+      m_too_big = true;
+      return false;
+    }
+    return m_h.dbl(d);
   }
-  bool Key(const char* s, rapidjson::SizeType n, bool) { return m_h.key(std::string_view(s, n)); }
+  bool String(const char* s, rapidjson::SizeType n, bool) {
+    return text_ok(s, n) && m_h.string(std::string_view(s, n));
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool) {
+    return text_ok(s, n) && m_h.key(std::string_view(s, n));
+  }
   bool StartObject() { return open() && m_h.start_object(m_in.Tell()); }
   bool StartArray() { return open() && m_h.start_array(m_in.Tell()); }
   bool EndObject(rapidjson::SizeType) {
@@ -53,8 +92,27 @@ public:
   }
 
   bool too_deep() const noexcept { return m_too_deep; }
+  bool lone_surrogate() const noexcept { return m_lone_surrogate; }
+  bool too_big() const noexcept { return m_too_big; }
 
 private:
+  // RapidJSON checks the raw bytes, but decodes a lone "\uDC00".."\uDFFF"
+  // escape to the UTF-8 form of a surrogate (ED A0..BF xx), which is not
+  // UTF-8. Valid text never holds ED followed by A0..BF, so that pair is all
+  // there is to look for (found by fuzz_json_parser).
+  bool text_ok(const char* s, std::size_t n) noexcept {
+    const char* const end = s + n;
+    for (const char* p = s; p < end; ++p) {
+      p = static_cast<const char*>(std::memchr(p, '\xed', static_cast<std::size_t>(end - p)));
+      if (p == nullptr) return true;
+      if (p + 1 < end && static_cast<unsigned char>(p[1]) >= 0xa0) {
+        m_lone_surrogate = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
   bool open() noexcept {
     if (m_depth >= max_depth) {
       m_too_deep = true;
@@ -68,13 +126,15 @@ private:
   Stream& m_in; // Tell() is not const on every stream
   std::size_t m_depth = 0;
   bool m_too_deep = false;
+  bool m_lone_surrogate = false;
+  bool m_too_big = false;
 };
 
 template <unsigned Extra, typename Stream>
 parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler) {
   constexpr unsigned flags = rapidjson::kParseIterativeFlag |
                              rapidjson::kParseValidateEncodingFlag |
-                             rapidjson::kParseFullPrecisionFlag | Extra;
+                             rapidjson::kParseNumbersAsStringsFlag | Extra;
   alignas(std::max_align_t) unsigned char buffer[512];
   rapidjson::MemoryPoolAllocator<> pool(buffer, sizeof buffer);
   rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>>
@@ -87,6 +147,18 @@ parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler) {
     out.offset = r.Offset();
     static_assert(max_depth == 100, "the message names the limit");
     out.error = "nested deeper than 100 levels";
+    return out;
+  }
+  if (a.too_big()) {
+    out.status = parse_status::invalid_json;
+    out.offset = r.Offset();
+    out.error = rapidjson::GetParseError_En(rapidjson::kParseErrorNumberTooBig);
+    return out;
+  }
+  if (a.lone_surrogate()) {
+    out.status = parse_status::invalid_json;
+    out.offset = r.Offset();
+    out.error = "a \\u escape of a lone surrogate, which is not a character";
     return out;
   }
   if (r.IsError()) {

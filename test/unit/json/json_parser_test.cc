@@ -131,3 +131,57 @@ TEST(JsonParser, HandlerCanStop) {
 }
 
 } // namespace
+
+namespace {
+
+struct last_double : cdk::json::sax_handler {
+  double value = 0;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool int64(std::int64_t) override { return true; }
+  bool uint64(std::uint64_t) override { return true; }
+  bool dbl(double d) override {
+    value = d;
+    return true;
+  }
+  bool string(std::string_view) override { return true; }
+  bool key(std::string_view) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool end_object(std::size_t) override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array(std::size_t) override { return true; }
+};
+
+double double_of(std::string_view text) {
+  last_double h;
+  EXPECT_TRUE(cdk::json::parse(text, h).ok()) << text;
+  return h.value;
+}
+
+} // namespace
+
+TEST(JsonParser, DoublesAreTheNearestValueEvenForLongInputs) {
+  // strtod is exact; these are the classic hard cases for fast paths.
+  EXPECT_EQ(double_of("0.1"), 0.1);
+  EXPECT_EQ(double_of("2.2250738585072011e-308"), 2.2250738585072011e-308);
+  EXPECT_EQ(double_of("1e23"), 1e23);
+  EXPECT_EQ(double_of("0." + std::string(300, '0') + "1e300"), 1e-1);
+  EXPECT_EQ(double_of("1e-400"), 0.0); // underflow: zero, as RapidJSON gives
+  const std::string long_fraction = "0." + std::string(700, '0') + "13";
+  EXPECT_EQ(double_of(long_fraction), 0.0);
+}
+
+TEST(JsonParser, NumbersTooBigAndLoneSurrogatesAreErrors) {
+  recorder r;
+  auto big = parse("[1e400]", r);
+  EXPECT_EQ(big.status, cdk::json::parse_status::invalid_json);
+  EXPECT_NE(big.describe().find("Number too big"), std::string::npos) << big.describe();
+  for (std::string_view text : {R"(["\uDC00"])", R"({"\uDfcd": 1})", R"("a\uDFFFb")"}) {
+    recorder lone;
+    auto res = parse(text, lone);
+    EXPECT_EQ(res.status, cdk::json::parse_status::invalid_json) << text;
+    EXPECT_NE(res.describe().find("lone surrogate"), std::string::npos) << res.describe();
+  }
+  // A proper pair is one character.
+  EXPECT_EQ(events(R"("\uD83D\uDE00")"), "s:\xf0\x9f\x98\x80");
+}
