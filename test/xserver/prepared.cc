@@ -79,6 +79,7 @@ stmt_result session::on_deallocate(const std::string& payload) {
   Mysqlx::Prepare::Deallocate msg;
   if (!msg.ParseFromString(payload)) return make_error(errc::x_bad_message, "Invalid message");
   if (m_prepared.erase(msg.stmt_id()) == 0) return not_prepared(msg.stmt_id());
+  close_cursors_of(msg.stmt_id()); // its cursor goes with it
   m_out.ok();
   return std::nullopt;
 }

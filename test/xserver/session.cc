@@ -142,9 +142,10 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
 
   // MySQL 5.7's X Plugin has no prepared statements (Prepare arrived in
   // 8.0.14): it answers them as unknown messages, and connectors fall back.
-  const bool prepare_msg = msg_type == client_msg::prepare_prepare ||
-                           msg_type == client_msg::prepare_execute ||
-                           msg_type == client_msg::prepare_deallocate;
+  const bool prepare_msg =
+      msg_type == client_msg::prepare_prepare || msg_type == client_msg::prepare_execute ||
+      msg_type == client_msg::prepare_deallocate || msg_type == client_msg::cursor_open ||
+      msg_type == client_msg::cursor_fetch || msg_type == client_msg::cursor_close;
   stmt_result result;
   switch (emulate_57() && prepare_msg ? client_msg{} : msg_type) {
   case client_msg::con_capabilities_get:
@@ -173,11 +174,21 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   case client_msg::prepare_deallocate:
     result = on_deallocate(payload);
     break;
+  case client_msg::cursor_open:
+    result = on_cursor_open(payload);
+    break;
+  case client_msg::cursor_fetch:
+    result = on_cursor_fetch(payload);
+    break;
+  case client_msg::cursor_close:
+    result = on_cursor_close(payload);
+    break;
   case client_msg::sess_reset: {
     Mysqlx::Session::Reset msg;
     msg.ParseFromString(payload);
     m_expect.clear();
     m_prepared.clear();
+    m_cursors.clear();
     if (msg.keep_open()) {
       // Keep the authenticated user; give the MariaDB session a clean state.
       if (m_db->reset()) return m_out.ok();
@@ -190,10 +201,11 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   case client_msg::sess_close:
     m_expect.clear();
     m_prepared.clear();
+    m_cursors.clear();
     end_authenticated_session();
     return m_out.ok();
   default:
-    // Cursors, views, and Prepare in 5.7 mode get what MySQL answers to a
+    // Views, and Prepare / cursors in 5.7 mode get what MySQL answers to a
     // message it does not handle.
     result = make_error(errc::unknown_com_error, "Unexpected message received");
     break;

@@ -94,6 +94,20 @@ private:
   stmt_result on_execute(const std::string& payload);
   stmt_result on_deallocate(const std::string& payload);
 
+  // cursor.cc: a cursor holds its statement's encoded rows.
+  struct cursor {
+    std::uint32_t stmt_id = 0;
+    std::vector<std::string> rows; // Row frames
+    std::size_t next = 0;          // the next row to send
+    std::string tail;              // FetchDone and the statement's notices
+    bool eof = false;              // the tail was sent
+  };
+  stmt_result on_cursor_open(const std::string& payload);
+  stmt_result on_cursor_fetch(const std::string& payload);
+  stmt_result on_cursor_close(const std::string& payload);
+  void send_cursor_rows(cursor& c, std::uint64_t limit, bool suspend_only);
+  void close_cursors_of(std::uint32_t stmt_id); // a statement has one cursor at most
+
   // fault_injection.cc
   stmt_result fault_command(const std::string& cmd,
                             const google::protobuf::RepeatedPtrField<Mysqlx::Datatypes::Any>& args);
@@ -135,6 +149,8 @@ private:
   fault_plan m_faults;
   std::map<std::uint32_t, std::string>
       m_prepared; // stmt_id -> serialized OneOfMessage // only session_connect_attrs may be set now
+  std::map<std::uint32_t, cursor> m_cursors; // cursor_id -> its rows
+  bool m_hold_output = false;                // a cursor takes the reply apart: no flush meanwhile
 };
 
 } // namespace xserver

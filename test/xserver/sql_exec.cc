@@ -81,7 +81,7 @@ stmt_result session::execute_sql(std::string_view sql, bool rows_affected_notice
       }
       while (MYSQL_ROW row = mysql_fetch_row(res)) {
         append_row(row, mysql_fetch_lengths(res), types);
-        if (m_out.bytes().size() > 262144) flush();
+        if (m_out.bytes().size() > 262144 && !m_hold_output) flush();
       }
       const bool failed = mysql_errno(m) != 0;
       mysql_free_result(res);
