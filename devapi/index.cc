@@ -90,6 +90,7 @@ void Collection::createIndex(const std::string& name, const std::string& spec) {
   auto args =
       detail::value_or_throw(detail::index_arguments(m_ref->schema, m_ref->name, name, spec));
   m_ref->sess->admin("create_collection_index", std::move(args));
+  m_ref->sess->implicit_commit();
 }
 
 void Collection::dropIndex(const std::string& name) {
@@ -97,6 +98,7 @@ void Collection::dropIndex(const std::string& name) {
   m_ref->sess->admin("drop_collection_index", {{"schema", pr::value::of_string(m_ref->schema)},
                                                {"collection", pr::value::of_string(m_ref->name)},
                                                {"name", pr::value::of_string(name)}});
+  m_ref->sess->implicit_commit();
 }
 
 MYSQLX_NAMESPACE_END

@@ -99,6 +99,7 @@ Collection Schema::createCollection(const std::string& name, bool reuse) {
       {{"schema", pr::value::of_string(m_ref->name)}, {"name", pr::value::of_string(name)}},
       reuse ? std::vector<std::uint32_t>{1050} : std::vector<std::uint32_t>{});
   (void)r;
+  m_ref->sess->implicit_commit();
   return getCollection(name, false);
 }
 
@@ -113,6 +114,7 @@ void Schema::dropCollection(const std::string& name) {
       "drop_collection",
       {{"schema", pr::value::of_string(m_ref->name)}, {"name", pr::value::of_string(name)}},
       {1051});
+  m_ref->sess->implicit_commit();
 }
 
 CollectionList Schema::getCollections() {
@@ -167,8 +169,9 @@ Schema Table::getSchema() const {
 }
 
 bool Table::existsInDatabase() const {
+  // A collection's table counts: getCollectionAsTable() gives such a Table.
   auto type = detail::object_type(*m_ref->sess, m_ref->schema, m_ref->name);
-  return type && (*type == "TABLE" || *type == "VIEW");
+  return type && (*type == "TABLE" || *type == "VIEW" || *type == "COLLECTION");
 }
 
 bool Table::isView() {

@@ -105,6 +105,12 @@ void open_session(session_impl& sess, const cdk::connect_options& opts) {
       value_or_throw(cdk::docid::choose_policy(opts.docids, conn->server_generates_ids()));
   sess.conn = std::move(conn);
 }
+// The state of a Session that was not moved from.
+session_impl& live(const std::shared_ptr<session_impl>& impl) {
+  if (!impl) throw_error(cdk::error::client(cdk::client_errc::usage, "the session was moved from"));
+  return *impl;
+}
+
 } // namespace detail
 
 Session::Session(const SessionSettings& settings)
@@ -130,12 +136,22 @@ Session::Session(Client& client) : m_impl(std::make_shared<detail::session_impl>
 }
 
 Session::Session(Session&&) noexcept = default;
-Session& Session::operator=(Session&&) noexcept = default;
+Session& Session::operator=(Session&& other) noexcept {
+  // The session being replaced ends here, as if destroyed: a pooled one goes
+  // back to its pool instead of holding a slot until its last Schema or
+  // statement dies.
+  if (this != &other) {
+    close();
+    m_impl = std::move(other.m_impl);
+  }
+  return *this;
+}
 Session::~Session() {
   close();
 }
 
 Schema Session::getSchema(const std::string& name, bool check) {
+  detail::live(m_impl);
   Schema s = access::make_object<Schema>(m_impl, std::string(), name);
   if (check && !s.existsInDatabase())
     detail::throw_error(
@@ -151,46 +167,55 @@ SchemaList Session::getSchemas() {
 }
 
 Schema Session::createSchema(const std::string& name, bool reuse) {
-  m_impl->sql((reuse ? "CREATE DATABASE IF NOT EXISTS " : "CREATE DATABASE ") +
-              detail::quote_id(name));
+  auto& sess = detail::live(m_impl);
+  sess.sql((reuse ? "CREATE DATABASE IF NOT EXISTS " : "CREATE DATABASE ") +
+           detail::quote_id(name));
+  sess.implicit_commit();
   return getSchema(name);
 }
 
 void Session::dropSchema(const std::string& name) {
-  m_impl->sql("DROP DATABASE IF EXISTS " + detail::quote_id(name));
+  auto& sess = detail::live(m_impl);
+  sess.sql("DROP DATABASE IF EXISTS " + detail::quote_id(name));
+  sess.implicit_commit();
 }
 
 Schema Session::getDefaultSchema() {
-  if (m_impl->default_schema.empty())
+  const std::string& name = detail::live(m_impl).default_schema;
+  if (name.empty())
     detail::throw_error(cdk::error::client(cdk::client_errc::usage,
                                            "no default schema was given in the session settings"));
-  return getSchema(m_impl->default_schema);
+  return getSchema(name);
 }
 
 std::string Session::getDefaultSchemaName() {
-  return m_impl->default_schema;
+  return detail::live(m_impl).default_schema;
 }
 
 SqlStatement Session::sql(const std::string& query) {
   auto st = std::make_unique<detail::statement_impl>();
+  detail::live(m_impl);
   st->sess = m_impl;
   st->query = query;
   return access::make_statement<SqlStatement>(std::move(st));
 }
 
 void Session::startTransaction() {
-  m_impl->sql("START TRANSACTION");
-  m_impl->in_transaction = true;
+  auto& sess = detail::live(m_impl);
+  sess.sql("START TRANSACTION");
+  sess.in_transaction = true;
 }
 
 void Session::commit() {
-  m_impl->sql("COMMIT");
-  m_impl->in_transaction = false;
+  auto& sess = detail::live(m_impl);
+  sess.sql("COMMIT");
+  sess.in_transaction = false;
 }
 
 void Session::rollback() {
-  m_impl->sql("ROLLBACK");
-  m_impl->in_transaction = false;
+  auto& sess = detail::live(m_impl);
+  sess.sql("ROLLBACK");
+  sess.in_transaction = false;
 }
 
 std::string Session::setSavepoint() {
@@ -202,25 +227,25 @@ std::string Session::setSavepoint(const std::string& name) {
   if (name.empty())
     detail::throw_error(
         cdk::error::client(cdk::client_errc::usage, "setSavepoint(): the name is empty"));
-  m_impl->sql("SAVEPOINT " + detail::quote_id(name));
+  detail::live(m_impl).sql("SAVEPOINT " + detail::quote_id(name));
   return name;
 }
 
 void Session::releaseSavepoint(const std::string& name) {
-  m_impl->sql("RELEASE SAVEPOINT " + detail::quote_id(name));
+  detail::live(m_impl).sql("RELEASE SAVEPOINT " + detail::quote_id(name));
 }
 
 void Session::rollbackTo(const std::string& name) {
-  m_impl->sql("ROLLBACK TO SAVEPOINT " + detail::quote_id(name));
+  detail::live(m_impl).sql("ROLLBACK TO SAVEPOINT " + detail::quote_id(name));
 }
 
 DocIdMode Session::getDocIdMode() const {
-  return m_impl->policy.origin == cdk::docid::id_origin::server ? DocIdMode::SERVER
-                                                                : DocIdMode::CLIENT;
+  return detail::live(m_impl).policy.origin == cdk::docid::id_origin::server ? DocIdMode::SERVER
+                                                                             : DocIdMode::CLIENT;
 }
 
 bool Session::serverGeneratesIds() const {
-  return m_impl->policy.server_generates;
+  return detail::live(m_impl).policy.server_generates;
 }
 
 void Session::close() noexcept {
@@ -235,7 +260,13 @@ void Session::close() noexcept {
   if (m_impl->pool) {
     // Reset happens when the connection is taken again (one round trip then,
     // none now), so returning it is cheap.
-    m_impl->pool->release(std::move(m_impl->conn), m_impl->policy);
+    // The pool keeps what the server said, not this session's own generator.
+    auto policy = m_impl->policy;
+    if (m_impl->id_generator) {
+      auto own = cdk::docid::choose_policy(policy.mode, policy.server_generates);
+      if (own) policy = own.value();
+    }
+    m_impl->pool->release(std::move(m_impl->conn), policy);
     m_impl->pool.reset();
     return;
   }

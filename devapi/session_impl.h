@@ -47,6 +47,9 @@ struct session_impl {
   // runs in one until COMMIT, so a split add must not open its own.
   bool in_transaction = false;
   bool autocommit_off = false;
+  /// After DDL the session sent itself (createSchema, createCollection,
+  /// createIndex...): MySQL commits any open transaction first.
+  void implicit_commit() noexcept { in_transaction = false; }
   // Prepared statements: off for good once the server refused a Prepare.
   bool prepare_supported = true;
   std::uint32_t last_stmt_id = 0;

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <thread>
+#include <vector>
 
 using namespace mysqlx;
 using namespace std::chrono_literals;
@@ -89,4 +90,52 @@ TEST(ClientTest, AClosedClientRefusesNewSessions) {
   pool.close();
   EXPECT_THROW(pool.getSession(), Error);
   EXPECT_EQ(s.sql("SELECT 1").execute().fetchOne()[0].get<int>(), 1); // in use: still works
+}
+
+TEST(ClientTest, AssigningOverAPooledSessionReturnsItsConnection) {
+  Client pool = getClient(uri80(), ClientOption::POOL_MAX_SIZE, 2, ClientOption::POOL_QUEUE_TIMEOUT,
+                          std::chrono::milliseconds(500));
+  Session s = pool.getSession();
+  std::vector<Schema> kept; // each shares the state of a session replaced below
+  for (int i = 0; i < 4; ++i) {
+    kept.push_back(s.getSchema("mysql"));
+    s = pool.getSession(); // the replaced session gives its connection back
+  }
+  EXPECT_EQ(s.sql("SELECT 1").execute().fetchOne()[0].get<int>(), 1);
+  EXPECT_THROW(kept.front().existsInDatabase(), Error); // replaced sessions are closed
+}
+
+TEST(ClientTest, AnApplicationIdGeneratorStaysWithItsSession) {
+  Client pool = getClient(uri80(), ClientOption::POOL_MAX_SIZE, 1);
+  {
+    Session s = pool.getSession();
+    s.setDocIdGenerator([] { return std::string("mine-1"); });
+    EXPECT_EQ(s.getDocIdMode(), DocIdMode::CLIENT);
+  }
+  Session next = pool.getSession(); // the same connection, a new session
+  EXPECT_EQ(next.getDocIdMode(), DocIdMode::SERVER);
+  Collection c =
+      next.createSchema(devapi_it::test_schema("dv_pool_gen"), true).createCollection("c", true);
+  DocIdList ids = c.add(R"({"n": 1})").execute().getGeneratedIds();
+  ASSERT_EQ(ids.size(), 1u);
+  EXPECT_EQ(ids[0].size(), 28u); // made by the server
+}
+
+TEST(SessionTest, AMovedFromSessionThrowsInsteadOfCrashing) {
+  Session s(uri80());
+  Session t(std::move(s));
+  EXPECT_THROW(s.sql("SELECT 1"), ClientError);      // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW(s.getSchema("mysql"), ClientError);   // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW(s.startTransaction(), ClientError);   // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW((void)s.getDocIdMode(), ClientError); // NOLINT(bugprone-use-after-move)
+  EXPECT_NO_THROW(s.close());                        // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(t.sql("SELECT 1").execute().fetchOne()[0].get<int>(), 1);
+}
+
+TEST(SessionTest, ACollectionSeenAsATableExists) {
+  Session s(uri80());
+  Schema db = s.createSchema(devapi_it::test_schema("dv_coll_table"), true);
+  db.createCollection("c", true);
+  EXPECT_TRUE(db.getCollectionAsTable("c").existsInDatabase());
+  EXPECT_FALSE(db.getTable("no_such_table").existsInDatabase());
 }

@@ -89,6 +89,18 @@ TEST_P(SplitTest, InsideTheUsersTransactionTheUserDecides) {
   EXPECT_EQ(count(), 0u);
 }
 
+TEST_P(SplitTest, DdlEndsTheUsersTransactionSoASplitAddOpensItsOwn) {
+  m_sess->startTransaction();
+  // CREATE TABLE commits the open transaction: the session must know it, or
+  // the add below would run its parts with no transaction around them.
+  m_sess->getSchema(m_schema).createCollection("other", true);
+  m_coll->add(R"({"_id": "taken", "i": -1})").execute();
+  auto all = docs(2000, "x");
+  all.back() = R"({"_id": "taken", "i": 1999})";
+  EXPECT_THROW(m_coll->add(all).execute(), Error);
+  EXPECT_EQ(count(), 1u);
+}
+
 TEST_P(SplitTest, ManySmallDocumentsNeverStallTheConnection) {
   // 300,000 documents of ~12 bytes: 5+ parts of 1 MiB, and with server ids
   // about 10 MB of GENERATED_DOCUMENT_IDS notices coming back. Were every
