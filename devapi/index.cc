@@ -95,9 +95,13 @@ void Collection::createIndex(const std::string& name, const std::string& spec) {
 
 void Collection::dropIndex(const std::string& name) {
   namespace pr = cdk::protocol;
-  m_ref->sess->admin("drop_collection_index", {{"schema", pr::value::of_string(m_ref->schema)},
-                                               {"collection", pr::value::of_string(m_ref->name)},
-                                               {"name", pr::value::of_string(name)}});
+  // A missing index is not an error (1091 tolerated), as the X DevAPI has
+  // it and like dropCollection().
+  m_ref->sess->admin("drop_collection_index",
+                     {{"schema", pr::value::of_string(m_ref->schema)},
+                      {"collection", pr::value::of_string(m_ref->name)},
+                      {"name", pr::value::of_string(name)}},
+                     {1091});
   m_ref->sess->implicit_commit();
 }
 

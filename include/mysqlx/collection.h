@@ -185,7 +185,7 @@ public:
 
   /// `spec` is a JSON index definition: `{"fields": [{"field": "$.n", "type": "INT"}]}`.
   void createIndex(const std::string& name, const std::string& spec);
-  /// One round trip; an unknown index is the server's error, not ignored.
+  /// One round trip; dropping an index that does not exist does nothing.
   void dropIndex(const std::string& name);
 
 private:
