@@ -70,9 +70,7 @@ CollectionRemove Collection::remove(const std::string& condition) {
 }
 
 std::uint64_t Collection::count() {
-  auto r = m_ref->sess->sql("SELECT COUNT(*) FROM `" + m_ref->schema + "`.`" + m_ref->name + "`");
-  auto res = access::make_result<SqlResult>(detail::make_result(m_ref->sess, r));
-  return res.fetchOne()[0].get<std::uint64_t>();
+  return detail::count_rows(*m_ref);
 }
 
 DbDoc Collection::getOne(const std::string& id) {

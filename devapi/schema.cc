@@ -83,6 +83,13 @@ void require(const object_ref& ref, const std::string& name, bool table) {
 using detail::access;
 namespace pr = cdk::protocol;
 
+std::uint64_t detail::count_rows(const object_ref& ref) {
+  // Names quoted: a backtick in a collection name must not end the identifier.
+  auto r = ref.sess->sql("SELECT COUNT(*) FROM " + quote_id(ref.schema) + "." + quote_id(ref.name));
+  auto res = access::make_result<SqlResult>(make_result(ref.sess, r));
+  return res.fetchOne()[0].get<std::uint64_t>();
+}
+
 bool Schema::existsInDatabase() const {
   auto r = m_ref->sess->sql("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE "
                             "SCHEMA_NAME = ?",

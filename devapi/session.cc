@@ -82,15 +82,12 @@ result_impl& access::impl(const result_base& r) {
   return *r.m_impl;
 }
 
-namespace {
-
-std::string quote_id(const std::string& name) {
+std::string quote_id(std::string_view name) {
   std::string out = "`";
   for (char c : name) out += c == '`' ? std::string("``") : std::string(1, c);
   return out + "`";
 }
 
-} // namespace
 } // namespace detail
 
 using detail::access;

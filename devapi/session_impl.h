@@ -210,6 +210,12 @@ std::unique_ptr<result_impl> make_result(std::shared_ptr<session_impl> sess,
 std::unique_ptr<result_impl> stream_result(const std::shared_ptr<session_impl>& sess,
                                            const encoder& encode);
 
+/// `name` as an SQL identifier: in backticks, with backticks doubled.
+std::string quote_id(std::string_view name);
+
+/// SELECT COUNT(*) of the collection or table `ref` names.
+std::uint64_t count_rows(const object_ref& ref);
+
 /// A Value as a protocol value (for SQL arguments, CRUD args and literals).
 cdk::protocol::value to_protocol(const Value& v);
 

@@ -35,9 +35,7 @@ template <typename M> Result run(detail::statement_impl& st, const M& msg) {
 } // namespace
 
 std::uint64_t Table::count() {
-  auto r = m_ref->sess->sql("SELECT COUNT(*) FROM `" + m_ref->schema + "`.`" + m_ref->name + "`");
-  auto res = access::make_result<SqlResult>(detail::make_result(m_ref->sess, r));
-  return res.fetchOne()[0].get<std::uint64_t>();
+  return detail::count_rows(*m_ref);
 }
 
 TableInsert Table::make_insert(std::vector<std::string>&& columns) {

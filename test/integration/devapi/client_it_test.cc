@@ -139,3 +139,13 @@ TEST(SessionTest, ACollectionSeenAsATableExists) {
   EXPECT_TRUE(db.getCollectionAsTable("c").existsInDatabase());
   EXPECT_FALSE(db.getTable("no_such_table").existsInDatabase());
 }
+
+TEST(SessionTest, CountQuotesNamesWithBackticks) {
+  Session s(uri80());
+  Schema db = s.createSchema(devapi_it::test_schema("dv_tick`s"), true);
+  Collection c = db.createCollection("a`b", true);
+  c.add(R"({"n": 1})", R"({"n": 2})").execute();
+  EXPECT_EQ(c.count(), 2u);
+  EXPECT_EQ(db.getCollectionAsTable("a`b").count(), 2u);
+  s.dropSchema(db.getName());
+}
