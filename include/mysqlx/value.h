@@ -59,7 +59,7 @@ MYSQLX_NAMESPACE_BEGIN
 
 using string = std::string; ///< UTF-8 text
 using Field = std::string;  ///< a document field name
-using byte = unsigned char;
+using byte = unsigned char; ///< one raw byte
 
 class DbDoc;
 class Value;
@@ -71,21 +71,26 @@ struct value_access; // devapi/doc_impl.h: DECIMAL and temporal values
 /// A non-owning view of raw bytes (a BLOB column, a RAW value).
 class bytes {
 public:
+  /// An empty view.
   bytes() = default;
+  /// Views `size` bytes at `data`; nothing is copied, so they must outlive the view.
   bytes(const byte* data, std::size_t size) noexcept : m_data(data), m_size(size) {}
+  /// Views the bytes from `first` up to (not including) `last`; nothing is copied.
   bytes(const byte* first, const byte* last) noexcept
       : m_data(first), m_size(static_cast<std::size_t>(last - first)) {}
-  const byte* begin() const noexcept { return m_data; }
-  const byte* end() const noexcept { return m_data + m_size; }
-  const byte* data() const noexcept { return m_data; }
-  std::size_t size() const noexcept { return m_size; }
-  std::size_t length() const noexcept { return m_size; }
+  const byte* begin() const noexcept { return m_data; }        ///< the first byte
+  const byte* end() const noexcept { return m_data + m_size; } ///< one past the last byte
+  const byte* data() const noexcept { return m_data; }         ///< the first byte
+  std::size_t size() const noexcept { return m_size; }         ///< the number of bytes
+  std::size_t length() const noexcept { return m_size; }       ///< the same as size()
 
 private:
   const byte* m_data = nullptr;
   std::size_t m_size = 0;
 };
 
+/// A null, number, bool, string, raw bytes, document or array, with checked
+/// conversions to C++ types (see the top of value.h for values read from rows).
 class MYSQLX_EXPORT Value {
 public:
   /// The kinds of value (getType()).
@@ -101,23 +106,39 @@ public:
     RAW,      ///< raw bytes (BLOB; DATE, DATETIME, TIMESTAMP and TIME columns)
     ARRAY,    ///< an array of Values
   };
+  /// Iterates over the elements of an ARRAY (begin(), end()).
   using const_iterator = std::vector<Value>::const_iterator;
-  using iterator = const_iterator; // arrays are shared between copies: read-only
+  /// The same as const_iterator: arrays are shared between copies, so read-only.
+  using iterator = const_iterator;
 
   /// @name Construction (a null Value by default)
   ///@{
+
+  /// A null Value (VNULL).
   Value() noexcept {}
+  /// A null Value (VNULL).
   Value(std::nullptr_t) noexcept {} // NOLINT: implicit by design, as in Connector/C++
+  /// A STRING holding a copy of `str`.
   Value(const std::string& str);
+  /// A STRING that takes over `str`.
   Value(std::string&& str) noexcept;
+  /// A STRING holding a copy of `str`.
   Value(std::string_view str);
+  /// A STRING holding a copy of `str`; a null pointer gives a null Value.
   Value(const char* str);
+  /// RAW: a copy of the bytes `data` views.
   Value(const bytes& data);
+  /// INT64.
   Value(std::int64_t x) noexcept : m_type(INT64) { m_num.i = x; }
+  /// UINT64.
   Value(std::uint64_t x) noexcept : m_type(UINT64) { m_num.u = x; }
+  /// FLOAT.
   Value(float x) noexcept : m_type(FLOAT) { m_num.f = x; }
+  /// DOUBLE.
   Value(double x) noexcept : m_type(DOUBLE) { m_num.d = x; }
+  /// BOOL.
   Value(bool x) noexcept : m_type(BOOL) { m_num.b = x; }
+  /// A DOCUMENT sharing `doc`'s data (not parsed here); a null DbDoc gives a null Value.
   Value(const DbDoc& doc) noexcept;
   /// An array: `Value arr = {1, "two", 3.0};`
   Value(std::initializer_list<Value> items) : Value(std::vector<Value>(items), array_tag{}) {}
@@ -125,9 +146,10 @@ public:
   template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
   Value(It first, It last) : Value(std::vector<Value>(first, last), array_tag{}) {}
 
-  /// Every other integer type goes through int64_t or uint64_t.
+  /// Other signed integer types (int, long, short, ...): INT64.
   template <typename T, std::enable_if_t<std::is_integral_v<T> && std::is_signed_v<T>, int> = 0>
   Value(T x) noexcept : Value(static_cast<std::int64_t>(x)) {}
+  /// Other unsigned integer types (not bool): UINT64.
   template <typename T, std::enable_if_t<std::is_integral_v<T> && std::is_unsigned_v<T> &&
                                              !std::is_same_v<T, bool>,
                                          int> = 0>
@@ -137,53 +159,84 @@ public:
   Value(T*) = delete;
   ///@}
 
+  /// Copies; documents and arrays are shared, not copied.
   Value(const Value&);
+  /// Moves; assign to or destroy the moved-from Value, nothing else.
   Value(Value&&) noexcept;
+  /// Copies; documents and arrays are shared, not copied.
   Value& operator=(const Value&);
+  /// Moves; assign to or destroy the moved-from Value, nothing else.
   Value& operator=(Value&&) noexcept;
   ~Value();
 
   /// @name Checked conversions; each throws mysqlx::Error on a mismatch
   ///@{
-  operator int() const;            // integers (and bool) that fit
-  operator unsigned() const;       // non-negative integers (and bool) that fit
-  operator std::int64_t() const;   // integers (and bool) that fit
-  operator std::uint64_t() const;  // non-negative integers (and bool)
-  operator float() const;          // FLOAT; DOUBLE within range; exact integers
-  operator double() const;         // FLOAT, DOUBLE; exact integers
-  explicit operator bool() const;  // BOOL; integers (non-zero is true)
-  operator std::string() const;    // STRING, RAW; DECIMAL and temporal: their text
-  explicit operator bytes() const; // RAW or STRING; valid while this Value lives
-  operator DbDoc() const;          // DOCUMENT
+
+  /// INT64, UINT64, BOOL (0 or 1) or a DECIMAL without fraction, when it fits in int.
+  operator int() const;
+  /// UINT64, INT64, BOOL or a DECIMAL without fraction, when non-negative and it fits.
+  operator unsigned() const;
+  /// INT64, UINT64 up to INT64_MAX, BOOL (0 or 1), or a DECIMAL without fraction that fits.
+  operator std::int64_t() const;
+  /// UINT64, non-negative INT64, BOOL (0 or 1), or a non-negative DECIMAL without fraction.
+  operator std::uint64_t() const;
+  /// FLOAT; DOUBLE within float's range (rounded); INT64 or UINT64 only if exact in a float.
+  operator float() const;
+  /// FLOAT or DOUBLE (a DECIMAL: the nearest double); INT64 or UINT64 only if exact.
+  operator double() const;
+  /// BOOL, or INT64 / UINT64 (non-zero is true); nothing else, not even a DECIMAL.
+  explicit operator bool() const;
+  /// STRING or RAW as they are; a DECIMAL or temporal value read from a row: its text.
+  operator std::string() const;
+  /// getRawBytes(): valid while this Value lives.
+  explicit operator bytes() const;
+  /// A DOCUMENT (sharing its data), or a null DbDoc from a null Value.
+  operator DbDoc() const;
   /// `v.get<int>()`, `v.get<std::string>()`, ...: the conversions above.
   template <typename T> T get() const { return static_cast<T>(*this); }
   ///@}
 
+  /// The kind of value; a DECIMAL read from a row is DOUBLE, a date or time RAW.
   Type getType() const noexcept { return m_type; }
+  /// Whether this is VNULL.
   bool isNull() const noexcept { return m_type == VNULL; }
 
   /// Raw bytes of a RAW or STRING value (a temporal value: its X Protocol
-  /// encoding; a DECIMAL: its text); valid while this Value lives.
+  /// encoding; a DECIMAL: its text); valid while this Value lives. Throws
+  /// mysqlx::Error (errc::USAGE) for any other value.
   bytes getRawBytes() const;
 
-  /// @name Document access; throws if this is not a DOCUMENT
+  /// @name Document access; throws mysqlx::Error if this is not a DOCUMENT
   ///@{
+
+  /// Whether `name` is a top-level field; parses the document on first use
+  /// (errc::BAD_DOCUMENT if its text is not a valid JSON object).
   bool hasField(const Field& name) const;
+  /// A top-level field, as DbDoc::operator[]; throws if there is no such field.
   const Value& operator[](const Field& name) const;
+  /// The same; a null pointer is read as the field name "".
   const Value& operator[](const char* name) const;
   ///@}
 
-  /// @name Array access; throws if this is not an ARRAY
+  /// @name Array access; throws mysqlx::Error (errc::USAGE) if this is not an ARRAY
   ///@{
+
+  /// The first element; valid while any copy of this Value lives.
   const_iterator begin() const;
+  /// One past the last element.
   const_iterator end() const;
+  /// The number of elements.
   std::size_t elementCount() const;
+  /// The element at `pos`; throws if `pos` is negative or out of range.
   const Value& operator[](int pos) const;
+  /// The element at `pos`; throws if `pos` is out of range.
   const Value& operator[](unsigned pos) const;
+  /// The element at `pos`; throws if `pos` is out of range.
   const Value& operator[](std::size_t pos) const;
   ///@}
 
-  /// Prints a string as its text and everything else as JSON.
+  /// Prints a string as its text and everything else as JSON (a DECIMAL or
+  /// temporal value read from a row: its text; raw bytes as they are).
   void print(std::ostream& out) const;
 
 private:
@@ -232,37 +285,49 @@ public:
   /// error (invalid JSON, not an object, nesting deeper than 100) is thrown
   /// then. The text itself is kept unchanged.
   explicit DbDoc(const std::string& json);
+  /// The same, taking over `json` instead of copying it.
   explicit DbDoc(std::string&& json);
 
+  /// Whether this is a null document (default-constructed), not an empty one.
   bool isNull() const noexcept { return !m_impl; }
+  /// Whether this is not a null document.
   explicit operator bool() const noexcept { return !isNull(); }
 
-  /// Whether `name` is a top-level field.
+  /// Whether `name` is a top-level field (false for a null document). Parses
+  /// on first use: throws mysqlx::Error (errc::BAD_DOCUMENT) for bad text.
   bool hasField(const Field& name) const;
   /// The type of a top-level field; throws if there is no such field.
   Value::Type fieldType(const Field& name) const;
-  /// A top-level field; throws if there is no such field.
+  /// A top-level field (of duplicated names, the last); throws mysqlx::Error
+  /// (errc::USAGE) if there is no such field or the document is null, and the
+  /// parse error if the text is bad. Valid while any copy of this DbDoc lives.
   const Value& operator[](const Field& name) const;
+  /// The same; a null pointer is read as the field name "".
   const Value& operator[](const char* name) const;
 
-  /// Prints the document as JSON: its original text when it has one.
+  /// Prints the document as JSON: its original text, without surrounding
+  /// white space; "null" for a null document.
   void print(std::ostream& out) const;
 
   /// Iterates over the names of the top-level fields, in document order.
   class MYSQLX_EXPORT Iterator {
   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = Field;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const Field*;
-    using reference = const Field&;
+    using iterator_category = std::input_iterator_tag; ///< an input iterator
+    using value_type = Field;                          ///< a field name
+    using difference_type = std::ptrdiff_t;            ///< a distance between positions
+    using pointer = const Field*;                      ///< a pointer to a field name
+    using reference = const Field&;                    ///< a field name, by reference
 
+    /// The name of the current field; valid while the DbDoc lives.
     const Field& operator*() const;
+    /// Moves to the next field.
     Iterator& operator++() noexcept {
       ++m_pos;
       return *this;
     }
+    /// Whether both are at the same position (of the same document).
     bool operator==(const Iterator& other) const noexcept { return m_pos == other.m_pos; }
+    /// Whether they are at different positions.
     bool operator!=(const Iterator& other) const noexcept { return m_pos != other.m_pos; }
 
   private:
@@ -271,7 +336,10 @@ public:
     std::size_t m_pos;
     friend class DbDoc;
   };
+  /// The first field name; parses the document now, so it throws the parse
+  /// error (errc::BAD_DOCUMENT) and the iterators do not. Empty for a null document.
   Iterator begin() const;
+  /// One past the last field name.
   Iterator end() const;
 
 private:
@@ -284,10 +352,12 @@ private:
 /// The null Value, for comparisons and defaults.
 inline const Value nullvalue{};
 
+/// Prints `v` with Value::print().
 inline std::ostream& operator<<(std::ostream& out, const Value& v) {
   v.print(out);
   return out;
 }
+/// Prints `doc` with DbDoc::print().
 inline std::ostream& operator<<(std::ostream& out, const DbDoc& doc) {
   doc.print(out);
   return out;
