@@ -117,13 +117,13 @@ CollectionFind& CollectionFind::set_sort(std::vector<std::string>&& specs) {
   m_impl->sort = std::move(specs);
   return *this;
 }
+// limit() and offset() do not deallocate: a prepared statement takes their
+// values with each Execute (prepared.cc).
 CollectionFind& CollectionFind::limit(std::uint64_t rows) {
-  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
 CollectionFind& CollectionFind::offset(std::uint64_t rows) {
-  m_impl->changed();
   m_impl->offset = rows;
   return *this;
 }
@@ -186,7 +186,6 @@ CollectionModify& CollectionModify::set_sort(std::vector<std::string>&& specs) {
   return *this;
 }
 CollectionModify& CollectionModify::limit(std::uint64_t rows) {
-  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
@@ -208,7 +207,6 @@ CollectionRemove& CollectionRemove::set_sort(std::vector<std::string>&& specs) {
   return *this;
 }
 CollectionRemove& CollectionRemove::limit(std::uint64_t rows) {
-  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }

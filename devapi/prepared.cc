@@ -3,7 +3,16 @@
 // one, unchanged but for its bound values, prepares it (Prepare with a
 // session-unique stmt_id, placeholders unbound) and runs Prepare.Execute
 // with the values; later executions only send Execute. Changing anything
-// but a bound value, copying, or destroying the object deallocates.
+// but a bound value, limit() or offset(), copying, or destroying the object
+// deallocates.
+//
+// limit() / offset() values are not part of the prepared statement: its
+// Crud message carries limit_expr placeholders numbered after the
+// statement's own, and each Execute appends the current values (what
+// Connector/Node.js does), so paging with one statement object prepares
+// once. Whether there is a limit at all is part of the statement's shape:
+// gaining one deallocates and prepares afresh. Plain executions keep the
+// plain `limit` field, which servers before 8.0.14 understand.
 #include "devapi/prepared.h"
 
 #include "cdk/protocol/crud.h"
@@ -13,6 +22,7 @@
 #include "devapi/throw_error.h"
 #include "mysqlx_crud.pb.h"
 #include "mysqlx_datatypes.pb.h"
+#include "mysqlx_expr.pb.h"
 #include "mysqlx_prepare.pb.h"
 
 MYSQLX_NAMESPACE_BEGIN
@@ -42,21 +52,55 @@ namespace {
 constexpr std::uint32_t er_unknown_com = 1047;
 constexpr std::uint32_t er_max_prepared = 1461;
 
-// Puts `msg` (without its bound values) into the Prepare's OneOfMessage.
-void set_stmt(OneOf& one, const Mysqlx::Crud::Find& msg) {
-  one.set_type(OneOf::FIND);
-  *one.mutable_find() = msg;
-  one.mutable_find()->clear_args();
+// Which limit_expr fields a prepared statement gets: a find (select) has
+// an offset, an update or delete only a row count (MySQL refuses an offset
+// there).
+constexpr bool with_offset(const Mysqlx::Crud::Find&) {
+  return true;
 }
-void set_stmt(OneOf& one, const Mysqlx::Crud::Update& msg) {
-  one.set_type(OneOf::UPDATE);
-  *one.mutable_update() = msg;
-  one.mutable_update()->clear_args();
+constexpr bool with_offset(const Mysqlx::Crud::Update&) {
+  return false;
 }
-void set_stmt(OneOf& one, const Mysqlx::Crud::Delete& msg) {
-  one.set_type(OneOf::DELETE);
-  *one.mutable_delete_() = msg;
-  one.mutable_delete_()->clear_args();
+constexpr bool with_offset(const Mysqlx::Crud::Delete&) {
+  return false;
+}
+
+void placeholder(Mysqlx::Expr::Expr& e, std::uint32_t position) {
+  e.set_type(Mysqlx::Expr::Expr::PLACEHOLDER);
+  e.set_position(position);
+}
+
+// `stmt` (a copy of the plain message) as the Prepare takes it: no bound
+// values, and a plain limit turned into placeholders after the statement's
+// own. A find always gets the offset placeholder, so offset() added later
+// keeps the shape.
+template <typename M> void to_prepared_form(M& stmt) {
+  const auto first = static_cast<std::uint32_t>(stmt.args_size());
+  stmt.clear_args();
+  if (!stmt.has_limit()) return;
+  placeholder(*stmt.mutable_limit_expr()->mutable_row_count(), first);
+  if (with_offset(stmt)) placeholder(*stmt.mutable_limit_expr()->mutable_offset(), first + 1);
+  stmt.clear_limit();
+}
+
+Mysqlx::Datatypes::Scalar& add_arg(Mysqlx::Prepare::Execute& ex) {
+  Mysqlx::Datatypes::Any& any = *ex.add_args();
+  any.set_type(Mysqlx::Datatypes::Any::SCALAR);
+  return *any.mutable_scalar();
+}
+void add_uint_arg(Mysqlx::Prepare::Execute& ex, std::uint64_t v) {
+  Mysqlx::Datatypes::Scalar& s = add_arg(ex);
+  s.set_type(Mysqlx::Datatypes::Scalar::V_UINT);
+  s.set_v_unsigned_int(v);
+}
+
+template <typename M>
+void make_execute(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Execute& out) {
+  out.set_stmt_id(stmt_id);
+  for (const auto& arg : msg.args()) add_arg(out) = arg;
+  if (!msg.has_limit()) return;
+  add_uint_arg(out, msg.limit().row_count());
+  if (with_offset(msg)) add_uint_arg(out, msg.limit().offset());
 }
 
 cdk::status encode_plain(std::string& out, const Mysqlx::Crud::Find& m) {
@@ -69,11 +113,36 @@ cdk::status encode_plain(std::string& out, const Mysqlx::Crud::Delete& m) {
   return pr::encode_delete(out, m);
 }
 
+// The statement's slot in the Prepare's OneOfMessage, its type set.
+Mysqlx::Crud::Find& slot(OneOf& one, const Mysqlx::Crud::Find&) {
+  one.set_type(OneOf::FIND);
+  return *one.mutable_find();
+}
+Mysqlx::Crud::Update& slot(OneOf& one, const Mysqlx::Crud::Update&) {
+  one.set_type(OneOf::UPDATE);
+  return *one.mutable_update();
+}
+Mysqlx::Crud::Delete& slot(OneOf& one, const Mysqlx::Crud::Delete&) {
+  one.set_type(OneOf::DELETE);
+  return *one.mutable_delete_();
+}
+
+template <typename M>
+void make_prepare(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Prepare& out) {
+  out.set_stmt_id(stmt_id);
+  auto& stmt = slot(*out.mutable_stmt(), msg);
+  stmt = msg;
+  to_prepared_form(stmt);
+}
+
 // `exec` sends the statement's request (plain or Execute) and reads its
 // reply, whole or streamed.
 template <typename M, typename Exec> auto run_any(statement_impl& st, const M& msg, Exec exec) {
   session_impl& s = *st.sess;
   prepared_handle& p = st.prepared;
+  // Gaining (or losing) a limit changes the prepared statement's shape:
+  // deallocate it, and start over as after any other change.
+  if (p.id != 0 && st.prepared_limited != msg.has_limit()) p.release();
   auto plain = [&] {
     ++p.executions;
     return exec([&](std::string& out) { return encode_plain(out, msg); });
@@ -82,8 +151,7 @@ template <typename M, typename Exec> auto run_any(statement_impl& st, const M& m
   if (p.id == 0) {
     Mysqlx::Prepare::Prepare prep;
     const std::uint32_t id = ++s.last_stmt_id;
-    prep.set_stmt_id(id);
-    set_stmt(*prep.mutable_stmt(), msg);
+    make_prepare(id, msg, prep);
     pr::reply r = s.run(
         [&](std::string& out) {
           return pr::append_message(out, pr::client_msg::prepare_prepare, prep);
@@ -98,14 +166,10 @@ template <typename M, typename Exec> auto run_any(statement_impl& st, const M& m
     ++s.stats.prepared;
     p.id = id;
     p.sess = st.sess;
+    st.prepared_limited = msg.has_limit();
   }
   Mysqlx::Prepare::Execute ex;
-  ex.set_stmt_id(p.id);
-  for (const auto& arg : msg.args()) {
-    Mysqlx::Datatypes::Any& any = *ex.add_args();
-    any.set_type(Mysqlx::Datatypes::Any::SCALAR);
-    *any.mutable_scalar() = arg;
-  }
+  make_execute(p.id, msg, ex);
   ++p.executions;
   ++s.stats.executed;
   return exec([&](std::string& out) {
@@ -114,6 +178,31 @@ template <typename M, typename Exec> auto run_any(statement_impl& st, const M& m
 }
 
 } // namespace
+
+void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Find& msg,
+                     Mysqlx::Prepare::Prepare& out) {
+  make_prepare(stmt_id, msg, out);
+}
+void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Update& msg,
+                     Mysqlx::Prepare::Prepare& out) {
+  make_prepare(stmt_id, msg, out);
+}
+void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Delete& msg,
+                     Mysqlx::Prepare::Prepare& out) {
+  make_prepare(stmt_id, msg, out);
+}
+void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Find& msg,
+                     Mysqlx::Prepare::Execute& out) {
+  make_execute(stmt_id, msg, out);
+}
+void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Update& msg,
+                     Mysqlx::Prepare::Execute& out) {
+  make_execute(stmt_id, msg, out);
+}
+void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Delete& msg,
+                     Mysqlx::Prepare::Execute& out) {
+  make_execute(stmt_id, msg, out);
+}
 
 std::unique_ptr<result_impl> run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg) {
   return run_any(st, msg, [&](const encoder& e) { return stream_result(st.sess, e); });

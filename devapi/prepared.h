@@ -10,12 +10,16 @@ class Find;
 class Update;
 class Delete;
 } // namespace Mysqlx::Crud
+namespace Mysqlx::Prepare {
+class Prepare;
+class Execute;
+} // namespace Mysqlx::Prepare
 
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
-/// Runs `msg` (args bound) for statement `st`: plainly on its first
-/// execution, when the statement cannot be prepared, or after the server
+/// Runs `msg` (args bound, a plain limit) for statement `st`: plainly on
+/// its first execution, when the statement cannot be prepared, or after the server
 /// refused a Prepare (1047 / 1461; the session then stops trying);
 /// otherwise through the statement's prepared id, preparing it first.
 /// A find's rows are streamed (stream_result()); the others' replies are
@@ -23,6 +27,24 @@ namespace detail {
 std::unique_ptr<result_impl> run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg);
 cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Update& msg);
 cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Delete& msg);
+
+/// The Prepare for `msg` (built with its bound values and a plain limit):
+/// no args, and the limit as limit_expr placeholders numbered after the
+/// statement's own (row count, then, for a find, the offset, 0 if none).
+void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Find& msg,
+                     Mysqlx::Prepare::Prepare& out);
+void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Update& msg,
+                     Mysqlx::Prepare::Prepare& out);
+void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Delete& msg,
+                     Mysqlx::Prepare::Prepare& out);
+/// The Execute for `msg`: its bound values, then the limit's current values
+/// in the order of prepare_message()'s placeholders.
+void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Find& msg,
+                     Mysqlx::Prepare::Execute& out);
+void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Update& msg,
+                     Mysqlx::Prepare::Execute& out);
+void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Delete& msg,
+                     Mysqlx::Prepare::Execute& out);
 
 /// Appends a Mysqlx.Prepare.Deallocate for `stmt_id`.
 cdk::status encode_deallocate(std::string& out, std::uint32_t stmt_id);

@@ -140,6 +140,10 @@ struct statement_impl {
   };
   std::vector<update_op> ops;
   prepared_handle prepared;
+  /// Whether the prepared statement has a LIMIT (limit_expr placeholders):
+  /// its shape. limit() and offset() values are sent with each Execute, so
+  /// they are not a change (see prepared.cc).
+  bool prepared_limited = false;
   /// The statement changed (not just a bind): prepare it afresh when it
   /// runs again.
   void changed() noexcept { prepared.release(); }

@@ -100,13 +100,13 @@ TableSelect& TableSelect::set_order_by(std::vector<std::string>&& specs) {
   m_impl->sort = std::move(specs);
   return *this;
 }
+// limit() and offset() do not deallocate: a prepared statement takes their
+// values with each Execute (prepared.cc).
 TableSelect& TableSelect::limit(std::uint64_t rows) {
-  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
 TableSelect& TableSelect::offset(std::uint64_t rows) {
-  m_impl->changed();
   m_impl->offset = rows;
   return *this;
 }
@@ -149,7 +149,6 @@ TableUpdate& TableUpdate::set_order_by(std::vector<std::string>&& specs) {
   return *this;
 }
 TableUpdate& TableUpdate::limit(std::uint64_t rows) {
-  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
@@ -174,7 +173,6 @@ TableRemove& TableRemove::set_order_by(std::vector<std::string>&& specs) {
   return *this;
 }
 TableRemove& TableRemove::limit(std::uint64_t rows) {
-  m_impl->changed();
   m_impl->limit = rows;
   return *this;
 }
