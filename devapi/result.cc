@@ -25,6 +25,20 @@ Row to_row(std::vector<pr::value>& fields, const std::vector<pr::column_meta>& c
   return row;
 }
 
+// The wire's levels (Mysqlx.Notice.Warning: NOTE 1, WARNING 2, ERROR 3) run
+// the other way from Warning::Level (LEVEL_ERROR 1 ... LEVEL_INFO 3).
+Warning::Level warning_level(pr::warning::level_t level) noexcept {
+  switch (level) {
+  case pr::warning::level_t::note:
+    return Warning::LEVEL_INFO;
+  case pr::warning::level_t::error:
+    return Warning::LEVEL_ERROR;
+  case pr::warning::level_t::warning:
+    break;
+  }
+  return Warning::LEVEL_WARNING;
+}
+
 } // namespace
 
 result_impl::~result_impl() {
@@ -76,8 +90,7 @@ void result_impl::apply(const pr::reply& part) {
   affected = part.info.rows_affected;
   auto_increment = part.info.last_insert_id.value_or(0);
   for (const auto& w : part.info.warnings)
-    warnings.emplace_back(static_cast<Warning::Level>(static_cast<int>(w.level)),
-                          static_cast<std::uint16_t>(w.code), w.message);
+    warnings.emplace_back(warning_level(w.level), static_cast<std::uint16_t>(w.code), w.message);
 }
 
 bool result_impl::read_part() {

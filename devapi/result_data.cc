@@ -28,54 +28,62 @@ std::ostream& operator<<(std::ostream& out, Type t) {
 }
 
 Column::Column(std::unique_ptr<detail::column_data> data) noexcept : m_data(std::move(data)) {}
+namespace {
+// A moved-from Column reads as an empty one instead of dereferencing null.
+const detail::column_data& data_of(const std::unique_ptr<detail::column_data>& d) {
+  static const detail::column_data empty;
+  return d ? *d : empty;
+}
+} // namespace
+
 Column::Column(const Column& other)
-    : m_data(std::make_unique<detail::column_data>(*other.m_data)) {}
+    : m_data(std::make_unique<detail::column_data>(data_of(other.m_data))) {}
 Column::Column(Column&&) noexcept = default;
 Column& Column::operator=(const Column& other) {
-  if (this != &other) m_data = std::make_unique<detail::column_data>(*other.m_data);
+  if (this != &other) m_data = std::make_unique<detail::column_data>(data_of(other.m_data));
   return *this;
 }
 Column& Column::operator=(Column&&) noexcept = default;
 Column::~Column() = default;
 
 std::string Column::getSchemaName() const {
-  return m_data->schema;
+  return data_of(m_data).schema;
 }
 std::string Column::getTableName() const {
-  return m_data->table;
+  return data_of(m_data).table;
 }
 std::string Column::getTableLabel() const {
-  return m_data->table_label;
+  return data_of(m_data).table_label;
 }
 std::string Column::getColumnName() const {
-  return m_data->name;
+  return data_of(m_data).name;
 }
 std::string Column::getColumnLabel() const {
-  return m_data->label;
+  return data_of(m_data).label;
 }
 Type Column::getType() const {
-  return m_data->type;
+  return data_of(m_data).type;
 }
 unsigned long Column::getLength() const {
-  return m_data->length;
+  return data_of(m_data).length;
 }
 unsigned short Column::getFractionalDigits() const {
-  return m_data->fractional_digits;
+  return data_of(m_data).fractional_digits;
 }
 bool Column::isNumberSigned() const {
-  return m_data->is_signed;
+  return data_of(m_data).is_signed;
 }
 std::string Column::getCharacterSetName() const {
-  return m_data->charset;
+  return data_of(m_data).charset;
 }
 std::string Column::getCollationName() const {
-  return m_data->collation;
+  return data_of(m_data).collation;
 }
 bool Column::isPadded() const {
-  return m_data->padded;
+  return data_of(m_data).padded;
 }
 void Column::print(std::ostream& out) const {
-  out << m_data->label;
+  out << data_of(m_data).label;
 }
 
 namespace {

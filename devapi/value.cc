@@ -169,9 +169,31 @@ Value::Value(std::vector<Value>&& items, array_tag)
     : m_type(ARRAY), m_arr(std::make_shared<const std::vector<Value>>(std::move(items))) {}
 
 Value::Value(const Value&) = default;
-Value::Value(Value&&) noexcept = default;
+// A moved-from Value is null, whatever it held: its document or array
+// pointer is gone, so keeping its type would make every accessor crash.
+Value::Value(Value&& other) noexcept
+    : m_type(other.m_type), m_expr(other.m_expr), m_flavor(other.m_flavor), m_num(other.m_num),
+      m_str(std::move(other.m_str)), m_doc(std::move(other.m_doc)), m_arr(std::move(other.m_arr)) {
+  other.m_type = VNULL;
+  other.m_expr = false;
+  other.m_flavor = flavor::plain;
+}
 Value& Value::operator=(const Value&) = default;
-Value& Value::operator=(Value&&) noexcept = default;
+Value& Value::operator=(Value&& other) noexcept {
+  if (this != &other) {
+    m_type = other.m_type;
+    m_expr = other.m_expr;
+    m_flavor = other.m_flavor;
+    m_num = other.m_num;
+    m_str = std::move(other.m_str);
+    m_doc = std::move(other.m_doc);
+    m_arr = std::move(other.m_arr);
+    other.m_type = VNULL;
+    other.m_expr = false;
+    other.m_flavor = flavor::plain;
+  }
+  return *this;
+}
 Value::~Value() = default;
 
 Value::operator std::int64_t() const {

@@ -125,3 +125,20 @@ TEST(SessionTest, CloseMakesLaterCallsFailCleanly) {
   EXPECT_THROW(c.add(R"({"n": 1})").execute(), Error);
   EXPECT_THROW(s.sql("SELECT 1").execute(), Error);
 }
+
+TEST(SqlTest, WarningLevelsAreTheServers) {
+  Session s = open80();
+  // A note: DROP of a table that does not exist, with IF EXISTS (1051).
+  SqlResult note = s.sql("DROP TABLE IF EXISTS dv_sql_no_such.t_no_such").execute();
+  ASSERT_EQ(note.getWarningsCount(), 1u);
+  EXPECT_EQ(note.getWarning(0).getLevel(), Warning::LEVEL_INFO);
+  EXPECT_EQ(note.getWarning(0).getCode(), 1051u);
+  // A warning: a value cut to fit its column (1264).
+  s.sql("CREATE DATABASE IF NOT EXISTS dv_sql_levels").execute();
+  s.sql("DROP TABLE IF EXISTS dv_sql_levels.t").execute();
+  s.sql("CREATE TABLE dv_sql_levels.t (v TINYINT)").execute();
+  SqlResult warn = s.sql("INSERT IGNORE INTO dv_sql_levels.t VALUES (1000)").execute();
+  ASSERT_GE(warn.getWarningsCount(), 1u);
+  EXPECT_EQ(warn.getWarning(0).getLevel(), Warning::LEVEL_WARNING);
+  EXPECT_EQ(warn.getWarning(0).getCode(), 1264u);
+}

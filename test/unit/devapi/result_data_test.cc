@@ -136,3 +136,16 @@ TEST(DescribeDocId, ServerClientAndOpaqueIds) {
 }
 
 } // namespace
+
+TEST(Column, AMovedFromColumnReadsAsEmpty) {
+  auto data = std::make_unique<detail::column_data>();
+  data->name = "n";
+  Column c = detail::access::make_column(std::move(data));
+  Column taken(std::move(c));
+  EXPECT_EQ(taken.getColumnName(), "n");
+  // NOLINTBEGIN(bugprone-use-after-move): a moved-from Column is the test
+  EXPECT_EQ(c.getColumnName(), "");
+  Column copy(c);
+  EXPECT_EQ(copy.getColumnLabel(), "");
+  // NOLINTEND(bugprone-use-after-move)
+}

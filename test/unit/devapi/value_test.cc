@@ -220,3 +220,19 @@ TEST(Value, ExprMarksAStringAsAnExpression) {
 }
 
 } // namespace
+
+TEST(Value, AMovedFromDocumentOrArrayIsNull) {
+  // NOLINTBEGIN(bugprone-use-after-move): what a moved-from Value is, is the test
+  mysqlx::Value doc(mysqlx::DbDoc(R"({"a": 1})"));
+  mysqlx::Value taken(std::move(doc));
+  EXPECT_EQ(taken["a"].get<int>(), 1);
+  EXPECT_TRUE(doc.isNull());
+  EXPECT_THROW(doc.hasField("a"), mysqlx::Error); // not a document any more: no crash
+  mysqlx::Value arr{1, 2};
+  mysqlx::Value other;
+  other = std::move(arr);
+  EXPECT_EQ(other.elementCount(), 2u);
+  EXPECT_TRUE(arr.isNull());
+  EXPECT_THROW(arr.elementCount(), mysqlx::Error);
+  // NOLINTEND(bugprone-use-after-move)
+}
