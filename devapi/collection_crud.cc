@@ -144,8 +144,7 @@ CollectionFind& CollectionFind::lockExclusive(LockContention contention) {
   return *this;
 }
 DocResult CollectionFind::execute() {
-  Mysqlx::Crud::Find msg;
-  detail::build_find(*m_impl, msg);
+  const Mysqlx::Crud::Find& msg = detail::rebuild_find(*m_impl);
   return access::make_result<DocResult>(detail::run_statement(*m_impl, msg));
 }
 
@@ -194,8 +193,7 @@ CollectionModify& CollectionModify::bind(const std::string& name, const Value& v
   return *this;
 }
 Result CollectionModify::execute() {
-  Mysqlx::Crud::Update msg;
-  detail::build_update(*m_impl, msg);
+  const Mysqlx::Crud::Update& msg = detail::rebuild_update(*m_impl);
   auto reply = detail::run_statement(*m_impl, msg);
   return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
 }
@@ -215,8 +213,7 @@ CollectionRemove& CollectionRemove::bind(const std::string& name, const Value& v
   return *this;
 }
 Result CollectionRemove::execute() {
-  Mysqlx::Crud::Delete msg;
-  detail::build_delete(*m_impl, msg);
+  const Mysqlx::Crud::Delete& msg = detail::rebuild_delete(*m_impl);
   auto reply = detail::run_statement(*m_impl, msg);
   return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
 }

@@ -59,8 +59,11 @@ template <typename M> void set_target(const statement_impl& st, M& msg) {
   msg.set_data_model(st.table ? pb::Crud::TABLE : pb::Crud::DOCUMENT);
 }
 
+// `msg` may hold a previous build of the statement: cleared, it keeps its
+// allocations, and the parser overwrites the sub-messages in place.
 template <typename M>
 void set_common(const statement_impl& st, cdk::placeholder_map& ph, M& msg, bool offset) {
+  msg.Clear();
   set_target(st, msg);
   if (!st.condition.empty())
     check(cdk::parse_expr(st.condition, mode(st), ph, *msg.mutable_criteria()));
@@ -155,6 +158,30 @@ void build_delete(const statement_impl& st, pb::Crud::Delete& msg) {
                    : "remove(): the condition is empty");
   set_common(st, ph, msg, false);
   set_args(st, ph, msg);
+}
+
+namespace {
+// One statement object only ever builds one kind of message.
+template <typename M> M& kept(statement_impl& st) {
+  if (!st.kept.msg) st.kept.msg = std::make_shared<M>();
+  return *static_cast<M*>(st.kept.msg.get());
+}
+} // namespace
+
+const pb::Crud::Find& rebuild_find(statement_impl& st) {
+  auto& msg = kept<pb::Crud::Find>(st);
+  build_find(st, msg);
+  return msg;
+}
+const pb::Crud::Update& rebuild_update(statement_impl& st) {
+  auto& msg = kept<pb::Crud::Update>(st);
+  build_update(st, msg);
+  return msg;
+}
+const pb::Crud::Delete& rebuild_delete(statement_impl& st) {
+  auto& msg = kept<pb::Crud::Delete>(st);
+  build_delete(st, msg);
+  return msg;
 }
 
 void build_table_insert(const statement_impl& st, pb::Crud::Insert& msg) {

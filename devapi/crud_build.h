@@ -15,9 +15,15 @@ class Insert;
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
+/// Build into `msg`, which may hold an earlier build (it is cleared first).
 void build_find(const statement_impl& st, Mysqlx::Crud::Find& msg);
 void build_update(const statement_impl& st, Mysqlx::Crud::Update& msg);
 void build_delete(const statement_impl& st, Mysqlx::Crud::Delete& msg);
+/// The statement's kept message (statement_impl::kept), rebuilt: what
+/// execute() sends; valid until the statement's next rebuild.
+const Mysqlx::Crud::Find& rebuild_find(statement_impl& st);
+const Mysqlx::Crud::Update& rebuild_update(statement_impl& st);
+const Mysqlx::Crud::Delete& rebuild_delete(statement_impl& st);
 /// TableInsert: columns and rows of values (an expr() is parsed).
 void build_table_insert(const statement_impl& st, Mysqlx::Crud::Insert& msg);
 

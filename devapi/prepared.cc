@@ -179,30 +179,21 @@ template <typename M, typename Exec> auto run_any(statement_impl& st, const M& m
 
 } // namespace
 
-void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Find& msg,
-                     Mysqlx::Prepare::Prepare& out) {
+template <typename M>
+void prepare_message(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Prepare& out) {
   make_prepare(stmt_id, msg, out);
 }
-void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Update& msg,
-                     Mysqlx::Prepare::Prepare& out) {
-  make_prepare(stmt_id, msg, out);
-}
-void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Delete& msg,
-                     Mysqlx::Prepare::Prepare& out) {
-  make_prepare(stmt_id, msg, out);
-}
-void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Find& msg,
-                     Mysqlx::Prepare::Execute& out) {
+template <typename M>
+void execute_message(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Execute& out) {
   make_execute(stmt_id, msg, out);
 }
-void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Update& msg,
-                     Mysqlx::Prepare::Execute& out) {
-  make_execute(stmt_id, msg, out);
-}
-void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Delete& msg,
-                     Mysqlx::Prepare::Execute& out) {
-  make_execute(stmt_id, msg, out);
-}
+using Mysqlx::Crud::Delete, Mysqlx::Crud::Find, Mysqlx::Crud::Update;
+template void prepare_message(std::uint32_t, const Find&, Mysqlx::Prepare::Prepare&);
+template void prepare_message(std::uint32_t, const Update&, Mysqlx::Prepare::Prepare&);
+template void prepare_message(std::uint32_t, const Delete&, Mysqlx::Prepare::Prepare&);
+template void execute_message(std::uint32_t, const Find&, Mysqlx::Prepare::Execute&);
+template void execute_message(std::uint32_t, const Update&, Mysqlx::Prepare::Execute&);
+template void execute_message(std::uint32_t, const Delete&, Mysqlx::Prepare::Execute&);
 
 std::unique_ptr<result_impl> run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg) {
   return run_any(st, msg, [&](const encoder& e) { return stream_result(st.sess, e); });

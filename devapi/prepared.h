@@ -31,20 +31,13 @@ cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Delet
 /// The Prepare for `msg` (built with its bound values and a plain limit):
 /// no args, and the limit as limit_expr placeholders numbered after the
 /// statement's own (row count, then, for a find, the offset, 0 if none).
-void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Find& msg,
-                     Mysqlx::Prepare::Prepare& out);
-void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Update& msg,
-                     Mysqlx::Prepare::Prepare& out);
-void prepare_message(std::uint32_t stmt_id, const Mysqlx::Crud::Delete& msg,
-                     Mysqlx::Prepare::Prepare& out);
+/// M: Mysqlx::Crud::Find, Update or Delete (instantiated in prepared.cc).
+template <typename M>
+void prepare_message(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Prepare& out);
 /// The Execute for `msg`: its bound values, then the limit's current values
 /// in the order of prepare_message()'s placeholders.
-void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Find& msg,
-                     Mysqlx::Prepare::Execute& out);
-void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Update& msg,
-                     Mysqlx::Prepare::Execute& out);
-void execute_message(std::uint32_t stmt_id, const Mysqlx::Crud::Delete& msg,
-                     Mysqlx::Prepare::Execute& out);
+template <typename M>
+void execute_message(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Execute& out);
 
 /// Appends a Mysqlx.Prepare.Deallocate for `stmt_id`.
 cdk::status encode_deallocate(std::string& out, std::uint32_t stmt_id);

@@ -144,6 +144,24 @@ struct statement_impl {
   /// its shape. limit() and offset() values are sent with each Execute, so
   /// they are not a change (see prepared.cc).
   bool prepared_limited = false;
+  /// The Crud message last built for this statement (crud_build.cc): a
+  /// rebuild clears it and overwrites it in place, keeping its allocations
+  /// (a find's build: 2.5x fewer instructions than into a fresh message,
+  /// callgrind). Type-erased so that
+  /// this header needs no protobuf; a copy or an assigned statement builds
+  /// its own.
+  struct kept_message {
+    std::shared_ptr<void> msg;
+    kept_message() = default;
+    kept_message(const kept_message&) noexcept {}
+    kept_message(kept_message&&) noexcept = default;
+    kept_message& operator=(const kept_message&) noexcept {
+      msg.reset();
+      return *this;
+    }
+    kept_message& operator=(kept_message&&) noexcept = default;
+    ~kept_message() = default;
+  } kept;
   /// The statement changed (not just a bind): prepare it afresh when it
   /// runs again.
   void changed() noexcept { prepared.release(); }

@@ -127,8 +127,7 @@ TableSelect& TableSelect::lockExclusive(LockContention contention) {
   return *this;
 }
 RowResult TableSelect::execute() {
-  Mysqlx::Crud::Find msg;
-  detail::build_find(*m_impl, msg);
+  const Mysqlx::Crud::Find& msg = detail::rebuild_find(*m_impl);
   // Prepared on a second execution too; the rows are streamed.
   return access::make_result<RowResult>(detail::run_statement(*m_impl, msg));
 }
@@ -157,8 +156,7 @@ TableUpdate& TableUpdate::bind(const std::string& name, const Value& value) {
   return *this;
 }
 Result TableUpdate::execute() {
-  Mysqlx::Crud::Update msg;
-  detail::build_update(*m_impl, msg);
+  const Mysqlx::Crud::Update& msg = detail::rebuild_update(*m_impl);
   return run(*m_impl, msg);
 }
 
@@ -181,8 +179,7 @@ TableRemove& TableRemove::bind(const std::string& name, const Value& value) {
   return *this;
 }
 Result TableRemove::execute() {
-  Mysqlx::Crud::Delete msg;
-  detail::build_delete(*m_impl, msg);
+  const Mysqlx::Crud::Delete& msg = detail::rebuild_delete(*m_impl);
   return run(*m_impl, msg);
 }
 

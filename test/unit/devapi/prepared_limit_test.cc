@@ -158,3 +158,56 @@ TEST(PreparedLimit, RemoveAndModifyGetARowCountPlaceholderButNoOffset) {
   detail::execute_message(3, upd, ex_u);
   EXPECT_EQ(args_of(ex_u), (std::vector<std::string>{"s:x", "u:7"}));
 }
+
+// execute() rebuilds the statement's kept message in place (fewer
+// allocations than a fresh one): the result must be what a fresh build gives.
+TEST(KeptMessage, ARebuildIsAFreshBuildInTheSameMessage) {
+  auto st = statement("a = :a AND b IN (1, 2)");
+  st.binds = {{"a", Value("x")}};
+  st.sort = {"a DESC", "b"};
+  st.limit = 5;
+  const Mysqlx::Crud::Find& first = detail::rebuild_find(st);
+  EXPECT_EQ(first.order_size(), 2);
+  st.binds = {{"a", Value("y")}};
+  st.sort = {"b"};
+  st.condition = "a = :a";
+  st.offset = 3;
+  const Mysqlx::Crud::Find& second = detail::rebuild_find(st);
+  EXPECT_EQ(&second, &first);
+  Mysqlx::Crud::Find fresh;
+  detail::build_find(st, fresh);
+  EXPECT_EQ(second.SerializeAsString(), fresh.SerializeAsString());
+  EXPECT_EQ(second.order_size(), 1);
+
+  // A copy builds its own message: two objects never share one.
+  detail::statement_impl copy = st;
+  EXPECT_NE(&detail::rebuild_find(copy), &second);
+  EXPECT_EQ(detail::rebuild_find(copy).SerializeAsString(), fresh.SerializeAsString());
+}
+
+TEST(KeptMessage, RemoveAndModifyRebuildInPlaceToo) {
+  auto st = statement("a = :a");
+  st.binds = {{"a", Value(1)}};
+  st.limit = 2;
+  const Mysqlx::Crud::Delete& d1 = detail::rebuild_delete(st);
+  st.binds = {{"a", Value(2)}};
+  st.limit.reset();
+  const Mysqlx::Crud::Delete& d2 = detail::rebuild_delete(st);
+  EXPECT_EQ(&d1, &d2);
+  EXPECT_FALSE(d2.has_limit());
+  Mysqlx::Crud::Delete fresh;
+  detail::build_delete(st, fresh);
+  EXPECT_EQ(d2.SerializeAsString(), fresh.SerializeAsString());
+
+  auto mod = statement("a = :a");
+  mod.binds = {{"a", Value(1)}};
+  mod.ops.push_back({Mysqlx::Crud::UpdateOperation::ITEM_SET, "b", Value(1)});
+  const Mysqlx::Crud::Update& u1 = detail::rebuild_update(mod);
+  mod.ops.push_back({Mysqlx::Crud::UpdateOperation::ITEM_SET, "c", Value(2)});
+  const Mysqlx::Crud::Update& u2 = detail::rebuild_update(mod);
+  EXPECT_EQ(&u1, &u2);
+  EXPECT_EQ(u2.operation_size(), 2);
+  Mysqlx::Crud::Update fresh_u;
+  detail::build_update(mod, fresh_u);
+  EXPECT_EQ(u2.SerializeAsString(), fresh_u.SerializeAsString());
+}
