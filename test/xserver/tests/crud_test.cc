@@ -179,6 +179,95 @@ TEST(Crud80, PreparedFindAndInsertRunWithEachExecutesArguments) {
   EXPECT_EQ(error_of(s.c.reply().back()).code(), 5110u);
 }
 
+Mysqlx::Datatypes::Any any_uint(std::uint64_t v) {
+  Mysqlx::Datatypes::Any a;
+  a.set_type(Mysqlx::Datatypes::Any::SCALAR);
+  a.mutable_scalar()->set_type(Scalar::V_UINT);
+  a.mutable_scalar()->set_v_unsigned_int(v);
+  return a;
+}
+
+std::vector<std::string> ids_of(const std::vector<std::string>& docs) {
+  std::vector<std::string> ids;
+  for (const std::string& d : docs) ids.push_back(d.substr(d.find("\"_id\": \"") + 8, 1));
+  return ids;
+}
+
+// What connectors send to page with one prepared statement (MySQL 8.0.14+):
+// limit_expr placeholders after the statement's own, their values in each
+// Execute.
+TEST(Crud80, PreparedFindTakesLimitAndOffsetFromEachExecute) {
+  crud_session s;
+  auto more = s.c.insert_json(s.schema, "c", {R"({"_id":"c","v":3})"});
+  ASSERT_TRUE(is(more.back(), server_msg::sql_stmt_execute_ok)) << describe(more);
+  Mysqlx::Prepare::Prepare p;
+  p.set_stmt_id(9);
+  p.mutable_stmt()->set_type(Mysqlx::Prepare::Prepare::OneOfMessage::FIND);
+  Mysqlx::Crud::Find& f = *p.mutable_stmt()->mutable_find();
+  s.target(f);
+  Expr not_z = equals(member("_id"), placeholder(0));
+  not_z.mutable_operator_()->set_name("!=");
+  *f.mutable_criteria() = not_z;
+  *f.add_order()->mutable_expr() = member("_id");
+  *f.mutable_limit_expr()->mutable_row_count() = placeholder(1);
+  *f.mutable_limit_expr()->mutable_offset() = placeholder(2);
+  s.c.send(client_msg::prepare_prepare, p);
+  ASSERT_TRUE(is(s.c.reply().back(), server_msg::ok));
+  struct page {
+    std::uint64_t rows, offset;
+    std::vector<std::string> ids;
+  };
+  for (const page& pg :
+       {page{1, 0, {"a"}}, page{1, 1, {"b"}}, page{2, 1, {"b", "c"}}, page{5, 3, {}}}) {
+    Mysqlx::Prepare::Execute e;
+    e.set_stmt_id(9);
+    *e.add_args() = any_str("z"); // _id != "z": every document
+    *e.add_args() = any_uint(pg.rows);
+    *e.add_args() = any_uint(pg.offset);
+    s.c.send(client_msg::prepare_execute, e);
+    auto r = s.c.reply();
+    ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+    EXPECT_EQ(ids_of(column_strings(r)), pg.ids) << pg.rows << "," << pg.offset;
+  }
+  // A limit_expr placeholder with no value is refused, as MySQL does.
+  Mysqlx::Prepare::Execute short_args;
+  short_args.set_stmt_id(9);
+  *short_args.add_args() = any_str("z");
+  s.c.send(client_msg::prepare_execute, short_args);
+  EXPECT_EQ(error_of(s.c.reply().back()).code(), 5154u);
+}
+
+// Delete (and Update) take a row count but no offset, in limit_expr too.
+TEST(Crud80, PreparedDeleteTakesARowCountButNoOffset) {
+  crud_session s;
+  Mysqlx::Prepare::Prepare p;
+  p.set_stmt_id(3);
+  p.mutable_stmt()->set_type(Mysqlx::Prepare::Prepare::OneOfMessage::DELETE);
+  Mysqlx::Crud::Delete& d = *p.mutable_stmt()->mutable_delete_();
+  s.target(d);
+  *d.add_order()->mutable_expr() = member("_id");
+  *d.mutable_limit_expr()->mutable_row_count() = placeholder(0);
+  s.c.send(client_msg::prepare_prepare, p);
+  ASSERT_TRUE(is(s.c.reply().back(), server_msg::ok));
+  Mysqlx::Prepare::Execute e;
+  e.set_stmt_id(3);
+  *e.add_args() = any_uint(1);
+  s.c.send(client_msg::prepare_execute, e);
+  ASSERT_TRUE(is(s.c.reply().back(), server_msg::sql_stmt_execute_ok));
+  EXPECT_TRUE(column_strings(s.find_by_id("a")).empty()); // the first by _id went
+  EXPECT_EQ(column_strings(s.find_by_id("b")).size(), 1u);
+
+  *d.mutable_limit_expr()->mutable_offset() = placeholder(1);
+  p.set_stmt_id(4);
+  s.c.send(client_msg::prepare_prepare, p);
+  ASSERT_TRUE(is(s.c.reply().back(), server_msg::ok)); // checked at Execute
+  e.set_stmt_id(4);
+  *e.add_args() = any_uint(0);
+  s.c.send(client_msg::prepare_execute, e);
+  EXPECT_EQ(error_of(s.c.reply().back()).code(), 5012u);
+  EXPECT_EQ(column_strings(s.find_by_id("b")).size(), 1u);
+}
+
 // One document-model update of document "a" with one operation on member `m`.
 std::vector<frame> update_a(crud_session& s, Mysqlx::Crud::UpdateOperation::UpdateType type,
                             const std::string& m, const Scalar& value) {
