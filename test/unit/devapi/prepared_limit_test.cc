@@ -1,7 +1,8 @@
 // The messages of a prepared find / modify / remove (devapi/prepared.h):
 // the Prepare carries limit() / offset() as limit_expr placeholders after
 // the statement's own, and each Execute appends their current values, so
-// paging with one statement object needs one Prepare.
+// paging with one statement object needs one Prepare. Also: execute()'s
+// rebuild of the statement's kept message equals a fresh build.
 #include "devapi/crud_build.h"
 #include "devapi/prepared.h"
 #include "mysqlx_crud.pb.h"
