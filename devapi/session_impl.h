@@ -155,8 +155,8 @@ struct statement_impl {
     kept_message() = default;
     kept_message(const kept_message&) noexcept {}
     kept_message(kept_message&&) noexcept = default;
-    kept_message& operator=(const kept_message&) noexcept {
-      msg.reset();
+    kept_message& operator=(const kept_message& other) noexcept {
+      if (this != &other) msg.reset();
       return *this;
     }
     kept_message& operator=(kept_message&&) noexcept = default;
