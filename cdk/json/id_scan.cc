@@ -1,5 +1,6 @@
 #include "cdk/json/id_scan.h"
 
+#include "cdk/json/insitu_copy.h"
 #include "cdk/json/json_string.h"
 
 // RAPIDJSON_SSE2 stays off: Debian's RapidJSON 1.1.0 SIMD string scanner
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <iterator>
 #include <new>
+#include <optional>
 #include <rapidjson/allocators.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
@@ -265,23 +267,13 @@ id_scan scan_for_id(std::string_view doc, scan_mode mode) noexcept {
   // supply ids tend to put `_id` first), so copying the whole text would cost
   // more than it saves.
   if (mode == scan_mode::stop_at_id) return detail::scan_in_place(doc, mode);
-  constexpr std::size_t padding = 16; // NUL terminator, with room to spare
-  alignas(16) char local[4096];
-  std::string heap;
-  char* copy = local;
-  if (doc.size() + padding > sizeof local) {
-    try {
-      heap.reserve(doc.size() + padding);
-    } catch (const std::bad_alloc&) {
-      return detail::scan_in_place(doc, mode);
-    }
-    heap.append(doc).append(padding, '\0');
-    copy = heap.data();
-  } else {
-    std::memcpy(copy, doc.data(), doc.size());
-    std::memset(copy + doc.size(), 0, padding);
+  std::optional<detail::insitu_copy> copy;
+  try {
+    copy.emplace(doc);
+  } catch (const std::bad_alloc&) {
+    return detail::scan_in_place(doc, mode);
   }
-  rapidjson::InsituStringStream in(copy);
+  rapidjson::InsituStringStream in(copy->data());
   return parse<rapidjson::kParseInsituFlag>(in, doc, mode);
 }
 

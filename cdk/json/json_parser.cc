@@ -12,6 +12,8 @@
 // so Tell() there gives the exact slice of each object and array.
 #include "cdk/json/json_parser.h"
 
+#include "cdk/json/insitu_copy.h"
+
 #include <charconv>
 #include <clocale>
 #include <cmath>
@@ -192,19 +194,8 @@ std::string parse_result::describe() const {
 }
 
 parse_result parse(std::string_view text, sax_handler& handler) {
-  constexpr std::size_t padding = 16; // the NUL, with room to spare
-  alignas(16) char local[4096];
-  std::string heap;
-  char* copy = local;
-  if (text.size() + padding > sizeof local) {
-    heap.reserve(text.size() + padding);
-    heap.append(text).append(padding, '\0');
-    copy = heap.data();
-  } else {
-    std::memcpy(copy, text.data(), text.size());
-    std::memset(copy + text.size(), 0, padding);
-  }
-  rapidjson::InsituStringStream in(copy);
+  detail::insitu_copy copy(text);
+  rapidjson::InsituStringStream in(copy.data());
   return parse_stream<rapidjson::kParseInsituFlag>(in, text.size(), handler);
 }
 
