@@ -95,8 +95,8 @@ struct prepared_handle {
   std::uint32_t executions = 0; // since the last change
   prepared_handle() = default;
   prepared_handle(const prepared_handle&) noexcept {}
-  prepared_handle& operator=(const prepared_handle&) noexcept {
-    release();
+  prepared_handle& operator=(const prepared_handle& other) noexcept {
+    if (this != &other) release(); // the copy starts unprepared; itself stays as it is
     return *this;
   }
   ~prepared_handle() { release(); }
