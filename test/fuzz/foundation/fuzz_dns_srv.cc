@@ -14,8 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto records = cdk::parse_srv_answer(msg, "_mysqlx._tcp.fuzz");
   if (!records) return 0;
   const std::size_t n = records.value().size();
-  auto ordered = cdk::order_srv(std::move(records).value(),
-                                [](std::uint32_t bound) { return bound / 2; });
+  auto ordered =
+      cdk::order_srv(std::move(records).value(), [](std::uint32_t bound) { return bound / 2; });
   if (ordered.size() != n) std::abort();
   return 0;
 }

@@ -137,8 +137,7 @@ TEST_P(ValueTypesTest, RowValuesInsertBackUnchanged) {
   // DECIMAL and temporal Values read from a row go back to the server as
   // their text (not the nearest double, not the X Protocol's binary form).
   const std::string u = "`" + m_schema + "`.u";
-  m_sess->sql("CREATE TABLE " + u +
-              " (d DECIMAL(30,2), dt DATE, dtm DATETIME(6), tm TIME, j JSON)")
+  m_sess->sql("CREATE TABLE " + u + " (d DECIMAL(30,2), dt DATE, dtm DATETIME(6), tm TIME, j JSON)")
       .execute();
   Row r = m_sess
               ->sql("SELECT 1234567890123456789012.34, dt, dtm, tm, j FROM `" + m_schema +
