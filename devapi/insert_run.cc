@@ -22,7 +22,7 @@ namespace {
 // forever. The unread replies are kept under this many bytes: far less than
 // any TCP or Unix socket buffers. A reply is small, except that with server
 // ids it carries one id (~32 bytes) per document lacking `_id`.
-constexpr std::size_t unread_reply_budget = 64 * 1024;
+constexpr std::size_t unread_reply_budget = std::size_t{64} * 1024;
 constexpr std::size_t reply_base = 256;
 constexpr std::size_t reply_per_server_id = 40;
 // With server ids, parts are also cut at this many documents, so that each
