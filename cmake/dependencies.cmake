@@ -3,6 +3,8 @@ find_package(Threads REQUIRED)
 find_package(Protobuf REQUIRED)
 find_package(OpenSSL 3 REQUIRED)
 find_package(ZLIB REQUIRED)
+# zstd_stream compression; libzstd-dev ships this CMake config.
+find_package(zstd CONFIG REQUIRED)
 find_package(RapidJSON CONFIG QUIET)
 if(NOT RapidJSON_FOUND)
   find_path(RAPIDJSON_INCLUDE_DIRS rapidjson/reader.h REQUIRED)

@@ -23,10 +23,27 @@ Bytef* bytes(const char* p) {
 }
 
 error compression_error(std::string msg) {
-  return error::connection(client_errc::compression, "deflate_stream: " + std::move(msg));
+  return detail::decompress_error("deflate_stream", std::move(msg));
 }
 
 } // namespace
+
+namespace detail {
+error decompress_error(std::string_view algorithm, std::string msg) {
+  return error::connection(client_errc::compression,
+                           std::string(algorithm) + ": " + std::move(msg));
+}
+
+status check_decompress_call(std::string_view algorithm, bool failed, std::size_t expected_size,
+                             std::size_t max_size) {
+  if (failed) return decompress_error(algorithm, "the stream is unusable after an earlier error");
+  if (expected_size > max_size)
+    return decompress_error(algorithm, "declared uncompressed size " +
+                                           std::to_string(expected_size) +
+                                           " exceeds the maximum of " + std::to_string(max_size));
+  return ok();
+}
+} // namespace detail
 
 struct deflate_stream_compressor::impl {
   z_stream z{};
@@ -99,11 +116,11 @@ deflate_stream_decompressor::operator=(deflate_stream_decompressor&&) noexcept =
 result<std::string> deflate_stream_decompressor::decompress(std::string_view input,
                                                             std::size_t expected_size,
                                                             std::size_t max_size) {
-  if (m_impl->failed) return compression_error("the stream is unusable after an earlier error");
-  if (expected_size > max_size) {
+  auto st =
+      detail::check_decompress_call("deflate_stream", m_impl->failed, expected_size, max_size);
+  if (!st) {
     m_impl->failed = true;
-    return compression_error("declared uncompressed size " + std::to_string(expected_size) +
-                             " exceeds the maximum of " + std::to_string(max_size));
+    return st.err();
   }
   auto out = m_impl->run(input, expected_size);
   if (!out) m_impl->failed = true;

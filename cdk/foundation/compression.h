@@ -9,8 +9,10 @@
 // Wrapping these in the Compression message (uncompressed_size, payload) and
 // the capability negotiation live in cdk/protocol and cdk/session.
 //
-// Not provided: lz4_message and zstd_stream (no Debian liblz4/libzstd
-// headers in our dependency set); peers must offer deflate_stream.
+// zstd_stream (compression_zstd.cc) works the same way with one zstd
+// streaming context per direction, each message ended by ZSTD_e_flush.
+//
+// Not provided: lz4_message.
 #pragma once
 
 #include "cdk/foundation/error.h"
@@ -61,5 +63,48 @@ private:
   struct impl;
   std::unique_ptr<impl> m_impl;
 };
+
+// zstd_stream: the same contract as the deflate_stream pair above.
+class zstd_stream_compressor {
+public:
+  // level: zstd's 1..19 (3 is the X Plugin's default).
+  explicit zstd_stream_compressor(int level = 3);
+  ~zstd_stream_compressor();
+  zstd_stream_compressor(zstd_stream_compressor&&) noexcept;
+  zstd_stream_compressor& operator=(zstd_stream_compressor&&) noexcept;
+
+  // One message's bytes, flushed (ZSTD_e_flush), the frame left open.
+  std::string compress(std::string_view data);
+  void compress_append(std::string_view data, std::string& out);
+
+private:
+  struct impl;
+  std::unique_ptr<impl> m_impl;
+};
+
+class zstd_stream_decompressor {
+public:
+  zstd_stream_decompressor();
+  ~zstd_stream_decompressor();
+  zstd_stream_decompressor(zstd_stream_decompressor&&) noexcept;
+  zstd_stream_decompressor& operator=(zstd_stream_decompressor&&) noexcept;
+
+  // As deflate_stream_decompressor::decompress: exactly expected_size bytes,
+  // expected_size <= max_size, errors are fatal for the stream.
+  result<std::string> decompress(std::string_view input, std::size_t expected_size,
+                                 std::size_t max_size);
+
+private:
+  struct impl;
+  std::unique_ptr<impl> m_impl;
+};
+
+namespace detail {
+// The checks every decompressor makes before touching its input: the
+// stream's earlier failure, and the declared size against the limit.
+status check_decompress_call(std::string_view algorithm, bool failed, std::size_t expected_size,
+                             std::size_t max_size);
+error decompress_error(std::string_view algorithm, std::string msg);
+} // namespace detail
 
 } // namespace cdk

@@ -24,7 +24,8 @@
 
 namespace cdk::protocol {
 
-// The algorithms this build can run (foundation provides deflate_stream).
+// The algorithms this build can run, most preferred first: zstd_stream,
+// deflate_stream (foundation provides both).
 const std::vector<std::string>& supported_compression();
 
 class frame_reader {

@@ -1,69 +1,11 @@
 // libFuzzer target for the deflate_stream decompressor, the one piece of
-// foundation that parses bytes from the network.
-//
-// Input: records of [u16 declared size][u16 payload length][payload], both
-// little-endian, fed to one decompressor as consecutive Compression payloads
-// (max_size 32 KiB). Checks: no crash, no output other than exactly the
-// declared size, and once a call fails every later call fails.
-// Then a round trip: the input, cut into messages, through a compressor and
-// a decompressor must come back unchanged.
-#include "cdk/foundation/compression.h"
-
-#include <cstddef>
-#include <cstdint>
-#include <cstdlib>
-#include <string>
-#include <string_view>
-
-namespace {
-
-constexpr std::size_t max_size = 32 * 1024;
-
-unsigned u16(const std::uint8_t* p) {
-  return p[0] | (p[1] << 8);
-}
-
-void decode_records(const std::uint8_t* data, std::size_t size) {
-  cdk::deflate_stream_decompressor rx;
-  bool failed = false;
-  while (size >= 4) {
-    std::size_t declared = u16(data);
-    std::size_t len = u16(data + 2);
-    data += 4;
-    size -= 4;
-    if (len > size) len = size;
-    auto out = rx.decompress(std::string_view(reinterpret_cast<const char*>(data), len), declared,
-                             max_size);
-    data += len;
-    size -= len;
-    if (out) {
-      if (failed || out.value().size() != declared || declared > max_size) std::abort();
-    } else {
-      if (out.err().code != cdk::client_errc::compression) std::abort();
-      failed = true;
-    }
-  }
-}
-
-void round_trip(const std::uint8_t* data, std::size_t size) {
-  std::string_view all(reinterpret_cast<const char*>(data), size);
-  cdk::deflate_stream_compressor tx;
-  cdk::deflate_stream_decompressor rx;
-  // Message lengths come from the data itself, so cuts vary with the input.
-  std::size_t pos = 0;
-  while (pos < all.size()) {
-    std::size_t len = 1 + static_cast<unsigned char>(all[pos]) * 7;
-    std::string_view msg = all.substr(pos, len);
-    pos += msg.size();
-    auto back = rx.decompress(tx.compress(msg), msg.size(), max_size);
-    if (!back || back.value() != msg) std::abort();
-  }
-}
-
-} // namespace
+// foundation that parses bytes from the network; the checks are in
+// fuzz_decompress.h.
+#include "fuzz_decompress.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  decode_records(data, size);
-  round_trip(data, size);
+  fuzz_decompress::decode_records<cdk::deflate_stream_decompressor>(data, size);
+  fuzz_decompress::round_trip<cdk::deflate_stream_compressor, cdk::deflate_stream_decompressor>(
+      data, size);
   return 0;
 }

@@ -1,6 +1,7 @@
 // deflate_stream: one zlib stream per direction, a sync flush per message,
 // strict bounds on the receiving side.
 #include "cdk/foundation/compression.h"
+#include "compression_test_data.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -11,13 +12,6 @@ namespace {
 
 using cdk::deflate_stream_compressor;
 using cdk::deflate_stream_decompressor;
-
-constexpr std::size_t no_limit = 64u << 20;
-
-std::string row(int i) {
-  return R"({"_id":"00006523c4a3000000000000)" + std::to_string(1000 + i) +
-         R"(","item":"pen","qty":)" + std::to_string(i) + "}";
-}
 
 // Inflates a whole zlib stream in one go, independently of our decompressor.
 std::string inflate_all(const std::string& in) {

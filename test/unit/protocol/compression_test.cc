@@ -194,11 +194,97 @@ TEST(compression, unknown_algorithm) {
   frame_reader r;
   EXPECT_EQ(r.enable_compression("lz4_message").err().code, client_errc::compression);
   frame_compressor c;
-  EXPECT_FALSE(c.enable("zstd_stream").ok());
+  EXPECT_FALSE(c.enable("snappy").ok());
   std::string untouched = "abc";
   EXPECT_TRUE(c.wrap(untouched).ok());
   EXPECT_EQ(untouched, "abc"); // disabled: no-op
 }
+
+// Every algorithm in supported_compression() through the frame layer.
+TEST(compression_algorithms, supported_in_the_x_plugins_order_of_preference) {
+  // MySQL's X Plugin prefers zstd_stream, then lz4_message, then
+  // deflate_stream; this build has no lz4_message.
+  EXPECT_EQ(supported_compression(), (std::vector<std::string>{"zstd_stream", "deflate_stream"}));
+}
+
+class each_algorithm : public ::testing::TestWithParam<std::string> {};
+
+std::string batch(int i) {
+  std::string s;
+  append_frame(s, 11, "notice " + std::to_string(i));
+  append_frame(s, 13, std::string(500 + i, static_cast<char>('a' + i % 26)));
+  append_frame(s, 17, "");
+  return s;
+}
+
+TEST_P(each_algorithm, stream_state_carries_across_messages_split_at_every_byte) {
+  frame_compressor client(46);
+  ASSERT_TRUE(client.enable(GetParam()).ok());
+  std::string wire, plain;
+  for (int i = 0; i < 4; ++i) {
+    std::string b = batch(i);
+    plain += b;
+    ASSERT_TRUE(client.wrap(b).ok());
+    EXPECT_EQ(static_cast<unsigned char>(b[4]), 46);
+    wire += b;
+  }
+  EXPECT_LT(wire.size(), plain.size() / 2);
+  for (std::size_t cut = 0; cut <= wire.size(); ++cut) {
+    frame_reader server(default_max_frame_size, 46);
+    ASSERT_TRUE(server.enable_compression(GetParam()).ok());
+    ASSERT_TRUE(server.feed(wire.substr(0, cut)).ok());
+    auto got = read_all(server);
+    ASSERT_TRUE(server.feed(wire.substr(cut)).ok());
+    auto rest = read_all(server);
+    got.insert(got.end(), rest.begin(), rest.end());
+    ASSERT_EQ(got.size(), 12u) << "cut at " << cut;
+    std::string again;
+    for (const auto& f : got) append_frame(again, f.type, f.payload);
+    ASSERT_EQ(again, plain) << "cut at " << cut;
+  }
+}
+
+TEST_P(each_algorithm, server_to_client_with_plain_frames_between) {
+  frame_compressor server(19);
+  ASSERT_TRUE(server.enable(GetParam()).ok());
+  frame_reader client;
+  ASSERT_TRUE(client.enable_compression(GetParam()).ok());
+  for (int i = 0; i < 10; ++i) {
+    std::string b = batch(i);
+    ASSERT_TRUE(server.wrap(b).ok());
+    append_frame(b, 0, ""); // an uncompressed frame after each
+    ASSERT_TRUE(client.feed(b).ok());
+    auto got = read_all(client);
+    ASSERT_EQ(got.size(), 4u);
+    EXPECT_EQ(got[0].payload, "notice " + std::to_string(i));
+    EXPECT_EQ(got[3].type, 0);
+  }
+}
+
+TEST_P(each_algorithm, declared_sizes_are_bounded) {
+  frame_compressor sender(19);
+  ASSERT_TRUE(sender.enable(GetParam()).ok());
+  std::string b = batch(1);
+  const std::size_t real = b.size();
+  ASSERT_TRUE(sender.wrap(b).ok());
+  // Rewrite the declared size: larger than the limit, then smaller than
+  // the real one; the payload is unchanged.
+  for (std::uint64_t declared : {std::uint64_t{1} << 40, std::uint64_t{real - 1}}) {
+    Mysqlx::Connection::Compression m;
+    ASSERT_TRUE(m.ParseFromString(b.substr(frame_header_size)));
+    m.set_uncompressed_size(declared);
+    std::string wire;
+    ASSERT_TRUE(append_message(wire, std::uint8_t{19}, m).ok());
+    frame_reader r(4096);
+    ASSERT_TRUE(r.enable_compression(GetParam()).ok());
+    ASSERT_TRUE(r.feed(wire).ok());
+    auto got = r.next();
+    ASSERT_FALSE(got.ok()) << declared;
+    EXPECT_EQ(got.err().code, client_errc::compression);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(all, each_algorithm, ::testing::ValuesIn(supported_compression()));
 
 } // namespace
 } // namespace cdk::protocol
