@@ -219,8 +219,8 @@ TEST_P(session_it, wrong_password_is_1045_with_a_clear_message) {
   }
 }
 
-// xserverd offers deflate_stream in 8.0 mode and no compression in 5.7 mode,
-// as MySQL's X Plugin did before 8.0.19.
+// xserverd offers zstd_stream and deflate_stream in 8.0 mode, as MySQL
+// 8.0.19+ does (less lz4_message), and no compression in 5.7 mode.
 TEST_P(session_it, compression_off_preferred_and_required) {
   const bool offered = GetParam().is_80;
   m_opts.compression = compression_mode::disabled;
@@ -231,7 +231,8 @@ TEST_P(session_it, compression_off_preferred_and_required) {
   m_opts.compression = compression_mode::preferred;
   auto pref = open();
   ASSERT_TRUE(pref.ok()) << pref.err().message;
-  EXPECT_EQ(pref.value()->compression(), offered ? "deflate_stream" : "");
+  // Both sides prefer zstd_stream.
+  EXPECT_EQ(pref.value()->compression(), offered ? "zstd_stream" : "");
 
   m_opts.compression = compression_mode::required;
   auto req = open();
@@ -241,7 +242,7 @@ TEST_P(session_it, compression_off_preferred_and_required) {
     return;
   }
   ASSERT_TRUE(req.ok()) << req.err().message;
-  EXPECT_EQ(req.value()->compression(), "deflate_stream");
+  EXPECT_EQ(req.value()->compression(), "zstd_stream");
   // A large, compressible row and a request after it: both directions of the
   // compressed stream stay in step across messages.
   auto& pipe = req.value()->pipeline();
@@ -261,6 +262,62 @@ TEST_P(session_it, compression_off_preferred_and_required) {
     }
   }
   EXPECT_TRUE(req.value()->close().ok());
+}
+
+// compression-algorithms picks the algorithm, in the user's order, and each
+// one carries large messages both ways across several Compression messages.
+TEST_P(session_it, each_compression_algorithm_on_request) {
+  if (!GetParam().is_80) {
+    m_opts.compression = compression_mode::required;
+    m_opts.compression_algorithms = {"zstd_stream"};
+    auto c = open();
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.err().code, client_errc::compression) << c.err().message;
+    return;
+  }
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"zstd_stream"}, "zstd_stream"},
+      {{"deflate_stream"}, "deflate_stream"},
+      {{"lz4_message", "deflate_stream", "zstd_stream"}, "deflate_stream"},
+      {{"ZSTD", "deflate"}, "zstd_stream"},
+  };
+  for (const auto& [wanted, chosen] : cases) {
+    SCOPED_TRACE(chosen);
+    m_opts.compression = compression_mode::required;
+    m_opts.compression_algorithms = wanted;
+    auto c = open();
+    ASSERT_TRUE(c.ok()) << c.err().message;
+    EXPECT_EQ(c.value()->compression(), chosen);
+    auto& pipe = c.value()->pipeline();
+    // ~1 MB to the server, ~1.2 MB back, then small requests on the same
+    // streams.
+    std::string big;
+    for (int i = 0; big.size() < 1000000; ++i) big += "row" + std::to_string(i) + ",";
+    const std::vector<std::pair<std::string, std::string>> queries = {
+        {"SELECT CONCAT('len=', LENGTH('" + big + "'))", "len=" + std::to_string(big.size())},
+        {"SELECT REPEAT('abcdef', 200000)", ""},
+        {"SELECT 6 * 7", ""},
+    };
+    for (const auto& q : queries) {
+      ASSERT_TRUE(protocol::encode_stmt_execute(pipe.output(), q.first).ok());
+      pipe.expect(protocol::replies::statement);
+    }
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      auto r = c.value()->read_reply();
+      ASSERT_TRUE(r.ok()) << r.err().message;
+      ASSERT_TRUE(r.value().ok()) << r.value().error->message;
+      ASSERT_GE(r.value().frames.size(), 2u);
+      const auto& row = r.value().frames[1];
+      ASSERT_EQ(row.type, 13); // Resultset.Row
+      if (i == 0) {
+        EXPECT_NE(row.payload.find(queries[0].second), std::string::npos);
+      }
+      if (i == 1) {
+        EXPECT_GT(row.payload.size(), 1200000u);
+      }
+    }
+    EXPECT_TRUE(c.value()->close().ok());
+  }
 }
 
 // Hosts are tried by priority, and a dead one is skipped: the 5.7 server

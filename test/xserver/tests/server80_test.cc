@@ -7,6 +7,7 @@
 #include "mysqlx_sql.pb.h"
 #include "test/xserver/tests/xclient.h"
 
+#include <cctype>
 #include <gtest/gtest.h>
 
 namespace xtest {
@@ -193,41 +194,56 @@ TEST(Xserverd80, MessagesBeforeAuthenticationAreFatal) {
 namespace xtest {
 namespace {
 
-TEST(Xserverd80, DeflateStreamCompressionBothWays) {
+Any compression_cap(const std::string& algorithm) {
+  Any a;
+  a.set_type(Any::OBJECT);
+  auto* f = a.mutable_obj()->add_fld();
+  f->set_key("algorithm");
+  f->mutable_value()->set_type(Any::SCALAR);
+  f->mutable_value()->mutable_scalar()->set_type(Scalar::V_STRING);
+  f->mutable_value()->mutable_scalar()->mutable_v_string()->set_value(algorithm);
+  return a;
+}
+
+TEST(Xserverd80, OffersZstdAndDeflateAndRefusesOthers) {
   xclient c(port80());
   auto caps = get_caps(c);
   const Any* comp = find_cap(caps, "compression");
   ASSERT_NE(comp, nullptr);
   ASSERT_EQ(comp->obj().fld(0).key(), "algorithm");
-  EXPECT_EQ(comp->obj().fld(0).value().array().value(0).scalar().v_string().value(),
-            "deflate_stream");
-  Any bad;
-  bad.set_type(Any::OBJECT);
-  auto* f = bad.mutable_obj()->add_fld();
-  f->set_key("algorithm");
-  f->mutable_value()->set_type(Any::SCALAR);
-  f->mutable_value()->mutable_scalar()->set_type(Scalar::V_STRING);
-  f->mutable_value()->mutable_scalar()->mutable_v_string()->set_value("zstd_stream");
-  EXPECT_EQ(error_of(cap_set(c, {{"compression", bad}}).back()).code(), 5175u);
-  Any good = bad;
-  good.mutable_obj()
-      ->mutable_fld(0)
-      ->mutable_value()
-      ->mutable_scalar()
-      ->mutable_v_string()
-      ->set_value("DEFLATE_STREAM");
-  auto r = cap_set(c, {{"compression", good}});
+  std::vector<std::string> offered;
+  for (const auto& v : comp->obj().fld(0).value().array().value())
+    offered.push_back(v.scalar().v_string().value());
+  EXPECT_EQ(offered, (std::vector<std::string>{"zstd_stream", "deflate_stream"}));
+  EXPECT_EQ(error_of(cap_set(c, {{"compression", compression_cap("snappy")}}).back()).code(),
+            5175u);
+}
+
+// The client asks in upper case (MySQL ignores the case), the server starts
+// compressing after authentication, and both directions stay in step.
+class Xserverd80Compression : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Xserverd80Compression, BothWays) {
+  xclient c(port80());
+  std::string upper = GetParam();
+  for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  auto r = cap_set(c, {{"compression", compression_cap(upper)}});
   ASSERT_TRUE(is(r.back(), server_msg::ok)) << describe(r);
-  c.enable_compression(/*outgoing=*/false);
+  c.enable_compression(/*outgoing=*/false, GetParam());
   auto a = c.auth("MYSQL41", user, password);
   ASSERT_TRUE(is(a.back(), server_msg::sess_authenticate_ok)) << describe(a);
   EXPECT_EQ(c.compressed_frames_read(), 0); // the server compresses after authentication
-  c.enable_compression(/*outgoing=*/true);
-  auto rows = column_strings(c.sql("SELECT REPEAT('x', 1000)"));
-  ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0], std::string(1000, 'x'));
-  EXPECT_GT(c.compressed_frames_read(), 0);
+  c.enable_compression(/*outgoing=*/true, GetParam());
+  for (int n : {1000, 300000, 7}) {
+    auto rows = column_strings(c.sql("SELECT REPEAT('x', " + std::to_string(n) + ")"));
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0], std::string(n, 'x'));
+  }
+  EXPECT_GE(c.compressed_frames_read(), 3);
 }
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, Xserverd80Compression,
+                         ::testing::Values("zstd_stream", "deflate_stream"));
 
 } // namespace
 } // namespace xtest

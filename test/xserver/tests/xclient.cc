@@ -46,9 +46,9 @@ void xclient::send_raw(const std::string& bytes) {
   if (!m_stream->write(out).ok()) throw std::runtime_error("write failed");
 }
 
-void xclient::enable_compression(bool outgoing) {
-  if (!m_reader.enable_compression("deflate_stream").ok() ||
-      (outgoing && !m_compressor.enable("deflate_stream").ok()))
+void xclient::enable_compression(bool outgoing, const std::string& algorithm) {
+  if (!m_reader.enable_compression(algorithm).ok() ||
+      (outgoing && !m_compressor.enable(algorithm).ok()))
     throw std::runtime_error("cannot enable compression");
 }
 

@@ -46,7 +46,7 @@ public:
   bool start_tls(const std::string& ca_file); // CapabilitiesSet tls + handshake
   // After the server accepted CapabilitiesSet{compression}: read compressed
   // frames from now on, and compress what we send if `outgoing`.
-  void enable_compression(bool outgoing);
+  void enable_compression(bool outgoing, const std::string& algorithm = "deflate_stream");
   int compressed_frames_read() const { return m_compressed_read; }
   // Full MYSQL41 / SHA256_MEMORY exchange, or PLAIN; returns the last reply.
   std::vector<frame> auth(const std::string& mech, const std::string& user,
