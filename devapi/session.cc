@@ -108,6 +108,10 @@ session_impl& live(const std::shared_ptr<session_impl>& impl) {
   return *impl;
 }
 
+std::string compression_of(const Session& s) {
+  return live(access::impl(s)).connection().compression();
+}
+
 } // namespace detail
 
 Session::Session(const SessionSettings& settings)

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <mysqlx/result.h>
 #include <mysqlx/session.h>
+#include <string>
 
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
@@ -32,6 +33,9 @@ struct stream_stats {
 };
 
 MYSQLX_EXPORT stream_stats stream_stats_of(const result_base& r);
+
+/// The compression algorithm the session negotiated ("" when none).
+MYSQLX_EXPORT std::string compression_of(const Session& s);
 
 } // namespace detail
 MYSQLX_NAMESPACE_END
