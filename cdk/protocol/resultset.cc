@@ -1,6 +1,7 @@
 #include "cdk/protocol/resultset.h"
 
 #include "cdk/protocol/message.h"
+#include "cdk/protocol/wire_reader.h"
 #include "mysqlx_resultset.pb.h"
 
 #include <cstring>
@@ -14,16 +15,7 @@ error bad_field(std::string_view what) {
                            "malformed X Protocol row: bad " + std::string(what) + " field");
 }
 
-// A varint at `pos`; false at the end of the input or on an overlong one.
-bool read_varint(std::string_view in, std::size_t& pos, std::uint64_t& out) {
-  out = 0;
-  for (unsigned shift = 0; shift < 64 && pos < in.size(); shift += 7) {
-    const auto b = static_cast<unsigned char>(in[pos++]);
-    out |= std::uint64_t{b & 0x7fu} << shift;
-    if ((b & 0x80u) == 0) return true;
-  }
-  return false;
-}
+using wire::read_varint;
 
 std::string two(std::uint64_t v) {
   std::string s = std::to_string(v);

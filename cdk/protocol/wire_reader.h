@@ -14,6 +14,19 @@ namespace cdk::protocol::wire {
 
 enum class wire_type : std::uint8_t { varint = 0, fixed64 = 1, bytes = 2, fixed32 = 5 };
 
+// A varint at `pos` (advanced past it); false at the end of the input or on
+// one longer than 64 bits. Also used for the varints inside row fields.
+inline bool read_varint(std::string_view in, std::size_t& pos, std::uint64_t& out) noexcept {
+  out = 0;
+  for (unsigned shift = 0; shift < 64 && pos < in.size(); shift += 7) {
+    const auto b = static_cast<std::uint8_t>(in[pos++]);
+    if (shift == 63 && b > 1) return false; // more than 64 bits
+    out |= static_cast<std::uint64_t>(b & 0x7fu) << shift;
+    if ((b & 0x80u) == 0) return true;
+  }
+  return false;
+}
+
 class reader {
 public:
   explicit reader(std::string_view in) noexcept : m_in(in) {}
@@ -32,16 +45,10 @@ public:
   }
 
   bool varint(std::uint64_t& out) noexcept {
-    out = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-      if (m_in.empty()) return false;
-      const auto b = static_cast<std::uint8_t>(m_in.front());
-      m_in.remove_prefix(1);
-      if (shift == 63 && b > 1) return false; // more than 64 bits
-      out |= static_cast<std::uint64_t>(b & 0x7fu) << shift;
-      if ((b & 0x80u) == 0) return true;
-    }
-    return false;
+    std::size_t pos = 0;
+    if (!read_varint(m_in, pos, out)) return false;
+    m_in.remove_prefix(pos);
+    return true;
   }
 
   bool bytes(std::string_view& out) noexcept {
