@@ -20,10 +20,7 @@ std::uint16_t port57() {
 }
 
 xclient authed57() {
-  xclient c(port57(), /*hello=*/false);
-  auto r = c.auth("MYSQL41", "xtest", "xtest-pw");
-  if (!is(r.back(), server_msg::sess_authenticate_ok)) throw std::runtime_error(describe(r));
-  return c;
+  return xtest::authed(port57(), /*hello=*/false);
 }
 
 std::vector<frame> xplugin(xclient& c, const std::string& cmd, std::vector<std::string> args) {

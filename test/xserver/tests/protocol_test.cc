@@ -12,13 +12,6 @@ namespace {
 
 using Mysqlx::Expect::Open;
 
-xclient authed(std::uint16_t port) {
-  xclient c(port);
-  auto r = c.auth("MYSQL41", "xtest", "xtest-pw");
-  if (!is(r.back(), server_msg::sess_authenticate_ok)) throw std::runtime_error(describe(r));
-  return c;
-}
-
 std::vector<frame> expect_open(xclient& c, std::vector<std::pair<unsigned, std::string>> conds) {
   Open o;
   for (const auto& [key, value] : conds) {

@@ -16,10 +16,7 @@ using Mysqlx::Datatypes::Any;
 using Mysqlx::Datatypes::Scalar;
 
 xclient authed() {
-  xclient c(env_port("XS_PORT_80"));
-  auto r = c.auth("MYSQL41", "xtest", "xtest-pw");
-  if (!is(r.back(), server_msg::sess_authenticate_ok)) throw std::runtime_error(describe(r));
-  return c;
+  return xtest::authed(env_port("XS_PORT_80"));
 }
 
 std::uint64_t client_id_of(const std::vector<frame>& auth_reply) {

@@ -241,6 +241,13 @@ std::uint16_t env_port(const char* name) {
   return static_cast<std::uint16_t>(std::atoi(v));
 }
 
+xclient authed(std::uint16_t port, bool hello) {
+  xclient c(port, hello);
+  auto r = c.auth("MYSQL41", "xtest", "xtest-pw");
+  if (!is(r.back(), server_msg::sess_authenticate_ok)) throw std::runtime_error(describe(r));
+  return c;
+}
+
 std::string env(const char* name) {
   const char* v = std::getenv(name);
   if (!v) throw std::runtime_error(std::string("environment variable ") + name + " is not set");

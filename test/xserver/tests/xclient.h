@@ -85,6 +85,9 @@ std::string describe(const std::vector<frame>& frames); // for failure messages
 
 // Test environment, from variables ctest sets.
 std::uint16_t env_port(const char* name);
+// A client on `port` logged in as the test user (MYSQL41); throws if the
+// login fails. `hello`: as for xclient's constructor.
+xclient authed(std::uint16_t port, bool hello = true);
 std::string env(const char* name);
 std::string unique_name(const std::string& base); // base + pid + counter
 
