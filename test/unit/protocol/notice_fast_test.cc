@@ -4,6 +4,7 @@
 // mutated: every truncation, every single-byte change.
 #include "cdk/protocol/notice.h"
 #include "cdk/protocol/value_pb.h"
+#include "cdk/protocol/wire_reader.h"
 #include "mysqlx_datatypes.pb.h"
 #include "mysqlx_notice.pb.h"
 
@@ -137,6 +138,24 @@ TEST(notice_fast, every_truncation_and_every_byte_change_agrees) {
       bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) + delta);
       agree(bad);
     }
+}
+
+TEST(wire_varint, bounds_and_the_64_bit_limit) {
+  std::size_t pos = 0;
+  std::uint64_t v = 0;
+  EXPECT_TRUE(wire::read_varint(std::string("\x96\x01", 2), pos, v));
+  EXPECT_EQ(v, 150u);
+  EXPECT_EQ(pos, 2u);
+  const std::string max = std::string(9, '\xff') + '\x01'; // 2^64 - 1
+  pos = 0;
+  EXPECT_TRUE(wire::read_varint(max, pos, v));
+  EXPECT_EQ(v, UINT64_MAX);
+  pos = 0; // a 65th bit, and an 11th byte: both refused
+  EXPECT_FALSE(wire::read_varint(std::string(9, '\xff') + '\x02', pos, v));
+  pos = 0;
+  EXPECT_FALSE(wire::read_varint(std::string(10, '\xff') + '\x01', pos, v));
+  pos = 0; // cut short
+  EXPECT_FALSE(wire::read_varint(std::string("\x80", 1), pos, v));
 }
 
 } // namespace
