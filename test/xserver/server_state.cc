@@ -69,7 +69,7 @@ static std::uint64_t read_number(const std::string& path, std::uint64_t fallback
   return (in >> v) ? v : fallback;
 }
 
-static bool write_number(const std::string& path, std::uint64_t v) {
+static bool write_number(const std::string& path, long long v) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
@@ -90,26 +90,65 @@ static std::uint64_t choose_start_timestamp(const std::string& file) {
 
 server_state::server_state(server_config cfg)
     : m_cfg(std::move(cfg)), m_generator(choose_start_timestamp(state_file("start_timestamp"))) {
-  std::uint64_t prefix = m_cfg.unique_prefix.value_or(0);
-  prefix = read_number(state_file("mysqlx_document_id_unique_prefix"), prefix);
-  m_prefix = static_cast<std::uint32_t>(std::min<std::uint64_t>(prefix, 65535));
+  if (m_cfg.unique_prefix) set_value(xvar_id::document_id_unique_prefix, *m_cfg.unique_prefix);
+  // Persisted values, checked as a SET would check them (a bad one is
+  // ignored, an out-of-range one clamped).
+  for (const auto& d : xvar_table()) {
+    std::ifstream in(state_file(d.name));
+    long long v = 0;
+    if (!(in >> v)) continue;
+    const auto checked = check_xvar_value(d, sql_value{sql_value::kind::integer, v, ""});
+    if (!checked.error) set_value(d.id, checked.value);
+  }
 }
 
-std::string server_state::state_file(const char* name) const {
+void server_state::set_value(xvar_id id, long long v) {
+  std::lock_guard<std::mutex> lock(m_xvars_mutex);
+  m_xvars[static_cast<std::size_t>(id)] = v;
+}
+
+long long server_state::xvar(xvar_id id) const {
+  std::lock_guard<std::mutex> lock(m_xvars_mutex);
+  return m_xvars[static_cast<std::size_t>(id)];
+}
+
+xvar_values server_state::xvars() const {
+  std::lock_guard<std::mutex> lock(m_xvars_mutex);
+  return m_xvars;
+}
+
+compression_settings server_state::compression() const {
+  const xvar_values v = xvars();
+  auto get = [&](xvar_id id) { return static_cast<int>(v[static_cast<std::size_t>(id)]); };
+  const int algorithms = get(xvar_id::compression_algorithms); // bits as in the SET's members
+  compression_settings c;
+  c.deflate = algorithms & 1;
+  c.lz4 = algorithms & 2;
+  c.zstd = algorithms & 4;
+  c.deflate_default = get(xvar_id::deflate_default_compression_level);
+  c.lz4_default = get(xvar_id::lz4_default_compression_level);
+  c.zstd_default = get(xvar_id::zstd_default_compression_level);
+  c.deflate_max = get(xvar_id::deflate_max_client_compression_level);
+  c.lz4_max = get(xvar_id::lz4_max_client_compression_level);
+  c.zstd_max = get(xvar_id::zstd_max_client_compression_level);
+  return c;
+}
+
+std::string server_state::state_file(std::string_view name) const {
   std::string dir = m_cfg.state_dir;
   if (!dir.empty() && dir.back() != '/') dir += '/';
-  return dir + name;
+  return dir.append(name);
 }
 
-bool server_state::persist_unique_prefix(std::uint16_t value, std::string& err) {
-  if (write_number(state_file("mysqlx_document_id_unique_prefix"), value)) return true;
-  err = "cannot write the persisted value to " + m_cfg.state_dir;
-  return false;
-}
-
-bool server_state::set_unique_prefix(std::uint16_t value, bool persist, std::string& err) {
-  if (persist && !persist_unique_prefix(value, err)) return false;
-  m_prefix = value;
+bool server_state::set_xvar(xvar_id id, long long value, xvar_store how, std::string& err) {
+  if (how != xvar_store::running) {
+    const std::string file = state_file(xserver::xvar(id).name);
+    if (!write_number(file, value)) {
+      err = "cannot write the persisted value to " + m_cfg.state_dir;
+      return false;
+    }
+  }
+  if (how != xvar_store::persist_only) set_value(id, value);
   return true;
 }
 

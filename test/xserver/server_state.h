@@ -3,6 +3,7 @@
 
 #include "cdk/foundation/tls_server.h"
 #include "test/xserver/docid_generator.h"
+#include "test/xserver/xvars.h"
 
 #include <array>
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace xserver {
@@ -39,6 +41,20 @@ struct client_entry {
   int fd = -1;                   // the client socket, for kill_client
 };
 
+// The compression variables at one moment (mysqlx_compression_algorithms and
+// the level variables), for a session that starts compressing.
+struct compression_settings {
+  bool deflate = true, lz4 = true, zstd = true; // mysqlx_compression_algorithms
+  int deflate_default = 3, lz4_default = 2, zstd_default = 3;
+  int deflate_max = 5, lz4_max = 8, zstd_max = 11; // ..._max_client_compression_level
+};
+
+// How SET stores a value: SET GLOBAL changes the running value; SET PERSIST
+// also writes it to the state directory, where the next start reads it (it
+// then wins over the command line, as persisted variables do in MySQL);
+// SET PERSIST_ONLY only writes it.
+enum class xvar_store { running, persist, persist_only };
+
 class server_state {
 public:
   // Reads persisted variables and picks a start timestamp that is later than
@@ -50,12 +66,15 @@ public:
   const cdk::tls_server_context* tls() const { return m_tls ? &*m_tls : nullptr; }
   void set_tls(cdk::tls_server_context ctx) { m_tls = std::move(ctx); }
 
-  std::uint16_t unique_prefix() const { return static_cast<std::uint16_t>(m_prefix.load()); }
-  // SET GLOBAL changes the running value; SET PERSIST also writes it to the
-  // state directory, where the next start reads it (it then wins over
-  // --unique-prefix, as persisted variables do in MySQL).
-  bool set_unique_prefix(std::uint16_t value, bool persist, std::string& err);
-  bool persist_unique_prefix(std::uint16_t value, std::string& err); // SET PERSIST_ONLY
+  std::uint16_t unique_prefix() const {
+    return static_cast<std::uint16_t>(xvar(xvar_id::document_id_unique_prefix));
+  }
+  compression_settings compression() const; // a consistent snapshot
+
+  // The X Plugin's system variables (xvars.h); values already checked.
+  long long xvar(xvar_id id) const;
+  xvar_values xvars() const;
+  bool set_xvar(xvar_id id, long long value, xvar_store how, std::string& err);
 
   std::uint64_t next_client_id() { return m_next_client_id++; }
 
@@ -72,11 +91,13 @@ public:
   std::optional<std::array<unsigned char, 32>> cached_sha256(const std::string& account) const;
 
 private:
-  std::string state_file(const char* name) const;
+  std::string state_file(std::string_view name) const;
+  void set_value(xvar_id id, long long v);
   server_config m_cfg;
   docid_generator m_generator;
   std::optional<cdk::tls_server_context> m_tls;
-  std::atomic<std::uint32_t> m_prefix{0};
+  mutable std::mutex m_xvars_mutex;
+  xvar_values m_xvars = xvar_defaults();
   std::atomic<std::uint64_t> m_next_client_id{1};
   mutable std::mutex m_clients_mutex;
   std::map<std::uint64_t, client_entry> m_clients;

@@ -72,7 +72,12 @@ private:
   // (if > 0), generated document ids (if any), StmtExecuteOk.
   void send_ok_notices(std::uint64_t affected, std::uint64_t insert_id, const std::string& info,
                        const std::vector<std::string>* doc_ids, bool rows_affected_notice = true);
-  stmt_result intercept_set_prefix(std::string_view sql, bool& handled);
+
+  // xvars_exec.cc: the X Plugin's variables (xvars.h). Answers SET and SHOW
+  // statements that name them (handled), or rewrites their @@reads in sql.
+  stmt_result intercept_xvars(std::string& sql, bool& handled);
+  stmt_result set_xvar(const set_xvar_stmt& st);
+  stmt_result show_xvars(const show_stmt& st, std::string_view sql);
 
   // admin.cc
   stmt_result admin_command(const std::string& ns, const std::string& cmd,
@@ -132,6 +137,7 @@ private:
   cdk::protocol::frame_reader m_reader; // expands Compression messages once negotiated
   cdk::protocol::frame_compressor m_compressor;
   std::string m_compression;          // negotiated algorithm; empty: none
+  int m_compression_level = 0;        // the level compression started with
   std::string m_compress_after_flush; // set when authentication succeeds
   reply m_out;
   expect_stack m_expect;

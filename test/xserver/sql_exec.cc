@@ -31,9 +31,9 @@ stmt_result session::on_stmt_execute(const std::string& payload) {
       sql = std::move(*bound);
     }
     bool handled = false;
-    stmt_result r = intercept_set_prefix(sql, handled);
+    stmt_result r = intercept_xvars(sql, handled);
     if (handled) return r;
-    return execute_sql(rewrite_prefix_reads(sql, m_state.unique_prefix()));
+    return execute_sql(sql);
   }
   if (ns == "mysqlx" || (emulate_57() && ns == "xplugin"))
     return admin_command(ns, msg.stmt(), msg.args());
@@ -123,36 +123,6 @@ void session::send_ok_notices(std::uint64_t affected, std::uint64_t insert_id,
   if (insert_id > 0) m_out.notice_uint(state_param::generated_insert_id, insert_id);
   if (doc_ids && !doc_ids->empty()) m_out.notice_document_ids(*doc_ids);
   m_out.stmt_ok();
-}
-
-stmt_result session::intercept_set_prefix(std::string_view sql, bool& handled) {
-  auto set = parse_set_unique_prefix(sql);
-  handled = set.has_value();
-  if (!set) return std::nullopt;
-  const std::string var = "mysqlx_document_id_unique_prefix";
-  if (set->scope == prefix_scope::session)
-    return make_error(errc::global_variable,
-                      "Variable '" + var +
-                          "' is a GLOBAL variable and should be set with SET GLOBAL");
-  if (!set->value)
-    return x_error{errc::wrong_type_for_var, "Incorrect argument type to variable '" + var + "'",
-                   "42000"};
-  // MySQL clamps an out-of-range integer system variable and warns.
-  long long v = *set->value;
-  const bool truncated = v < 0 || v > 65535;
-  const auto prefix = static_cast<std::uint16_t>(v < 0 ? 0 : v > 65535 ? 65535 : v);
-  std::string err;
-  if (set->scope == prefix_scope::persist_only) {
-    if (!m_state.persist_unique_prefix(prefix, err)) return make_error(errc::internal_error, err);
-  } else if (!m_state.set_unique_prefix(prefix, set->scope == prefix_scope::persist, err)) {
-    return make_error(errc::internal_error, err);
-  }
-  if (truncated)
-    m_out.notice_warning(2, errc::truncated_wrong_value,
-                         "Truncated incorrect " + var + " value: '" + set->text + "'");
-  m_out.notice_uint(state_param::rows_affected, 0);
-  m_out.stmt_ok();
-  return std::nullopt;
 }
 
 } // namespace xserver

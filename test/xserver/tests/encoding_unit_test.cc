@@ -1,9 +1,7 @@
-// Row value encodings, the expect stack and the SQL-text helpers, without a
-// server.
+// Row value encodings and the expect stack, without a server.
 #include "mysqlx_expect.pb.h"
 #include "test/xserver/expect.h"
 #include "test/xserver/row_encoder.h"
-#include "test/xserver/sql_text.h"
 
 #include <gtest/gtest.h>
 
@@ -101,31 +99,6 @@ TEST(ExpectStack, PlainInnerBlockCatchesErrors) {
   EXPECT_FALSE(s.blocked());
   EXPECT_FALSE(s.close());
   EXPECT_FALSE(s.blocked());
-}
-
-TEST(SqlText, SetUniquePrefixForms) {
-  auto g = parse_set_unique_prefix("set global mysqlx_document_id_unique_prefix = 12;");
-  ASSERT_TRUE(g);
-  EXPECT_EQ(g->scope, prefix_scope::global);
-  EXPECT_EQ(g->value, 12);
-  auto p = parse_set_unique_prefix("SET @@persist.mysqlx_document_id_unique_prefix=-3");
-  ASSERT_TRUE(p);
-  EXPECT_EQ(p->scope, prefix_scope::persist);
-  EXPECT_EQ(p->value, -3);
-  auto s = parse_set_unique_prefix("SET mysqlx_document_id_unique_prefix = 'x'");
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->scope, prefix_scope::session);
-  EXPECT_FALSE(s->value);
-  EXPECT_FALSE(parse_set_unique_prefix("SET GLOBAL max_connections = 10"));
-  EXPECT_FALSE(parse_set_unique_prefix("SELECT 1"));
-}
-
-TEST(SqlText, PrefixReadsAreRewritten) {
-  EXPECT_EQ(rewrite_prefix_reads("SELECT @@mysqlx_document_id_unique_prefix", 5),
-            "SELECT CAST(5 AS UNSIGNED) AS `@@mysqlx_document_id_unique_prefix`");
-  EXPECT_EQ(rewrite_prefix_reads("SELECT 1, @@global.mysqlx_document_id_unique_prefix + 1", 7),
-            "SELECT 1, CAST(7 AS UNSIGNED) + 1");
-  EXPECT_EQ(rewrite_prefix_reads("SELECT 1", 7), "SELECT 1");
 }
 
 } // namespace
