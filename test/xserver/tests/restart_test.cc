@@ -77,6 +77,10 @@ TEST_F(Restart, DataPrefixAndIdOrderSurviveARestart) {
     id_before = s.insert_one();
     EXPECT_EQ(id_before.substr(0, 4), "00ab");
     s.c.sql("SET GLOBAL mysqlx_document_id_unique_prefix = 9"); // not persisted
+    // Every X Plugin variable persists the same way.
+    s.c.sql("SET PERSIST mysqlx_compression_algorithms = 'LZ4_MESSAGE'");
+    s.c.sql("SET PERSIST_ONLY mysqlx_zstd_default_compression_level = 7");
+    s.c.sql("SET GLOBAL mysqlx_lz4_default_compression_level = 9"); // not persisted
   }
   ctl("stop --name " + std::string(name));
   ASSERT_EQ(start(), expected_uri());
@@ -85,6 +89,11 @@ TEST_F(Restart, DataPrefixAndIdOrderSurviveARestart) {
   EXPECT_EQ(id_after.substr(0, 4), "00ab"); // the persisted value, not 9
   EXPECT_GT(timestamp_of(id_after), timestamp_of(id_before));
   EXPECT_GT(id_after, id_before);
+  auto vars = s.c.sql("SELECT @@mysqlx_compression_algorithms");
+  EXPECT_EQ(column_strings(vars), (std::vector<std::string>{"LZ4_MESSAGE"})) << describe(vars);
+  vars = s.c.sql("SELECT CONCAT(@@mysqlx_zstd_default_compression_level, ' ', "
+                 "@@mysqlx_lz4_default_compression_level)");
+  EXPECT_EQ(column_strings(vars), (std::vector<std::string>{"7 2"})) << describe(vars);
   auto count = s.c.sql("SELECT CAST(COUNT(*) AS CHAR) FROM rs.c");
   EXPECT_EQ(column_strings(count), (std::vector<std::string>{"5"}));
 }
