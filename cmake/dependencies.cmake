@@ -5,6 +5,9 @@ find_package(OpenSSL 3 REQUIRED)
 find_package(ZLIB REQUIRED)
 # zstd_stream compression; libzstd-dev ships this CMake config.
 find_package(zstd CONFIG REQUIRED)
+# lz4_message compression; liblz4-dev ships no CMake config, only liblz4.pc.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(liblz4 REQUIRED IMPORTED_TARGET liblz4)
 find_package(RapidJSON CONFIG QUIET)
 if(NOT RapidJSON_FOUND)
   find_path(RAPIDJSON_INCLUDE_DIRS rapidjson/reader.h REQUIRED)

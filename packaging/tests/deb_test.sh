@@ -63,7 +63,7 @@ for f in './usr/include/mysqlx/xdevapi.h' './usr/lib/[^/]*/libmysqlx.a' \
   echo "$dev_files" | grep -qx "$f" || fail "libmysqlx-dev lacks $f"
 done
 grep -q "libmysqlx1 (= $version)" <<<"$dev_depends" || fail "libmysqlx-dev does not depend on libmysqlx1 (= $version)"
-for p in libprotobuf-dev libssl-dev zlib1g-dev libzstd-dev; do
+for p in libprotobuf-dev libssl-dev zlib1g-dev libzstd-dev liblz4-dev; do
   has_dep "$dev_depends" "$p" || fail "libmysqlx-dev does not depend on $p"
 done
 
