@@ -122,8 +122,8 @@ TEST(DeflateStream, OutputSmallerThanDeclaredIsRejected) {
   deflate_stream_decompressor rx;
   auto r = rx.decompress(tx.compress(msg), msg.size() + 1, no_limit);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.err().message.find("inflates to " + std::to_string(msg.size()) + " bytes, declared " +
-                                 std::to_string(msg.size() + 1)),
+  EXPECT_NE(r.err().message.find("decompresses to " + std::to_string(msg.size()) +
+                                 " bytes, declared " + std::to_string(msg.size() + 1)),
             std::string::npos)
       << r.err().message;
 }

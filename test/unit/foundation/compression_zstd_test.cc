@@ -9,6 +9,7 @@
 
 namespace {
 
+using cdk::zstd_form;
 using cdk::zstd_stream_compressor;
 using cdk::zstd_stream_decompressor;
 
@@ -172,6 +173,45 @@ TEST(ZstdStream, APeerThatEndsItsFrameMayStartANewOne) {
   zstd_stream_decompressor rx;
   EXPECT_EQ(expect_ok(rx.decompress(wa, a.size(), no_limit)), a);
   EXPECT_EQ(expect_ok(rx.decompress(wb, b.size(), no_limit)), b);
+}
+
+TEST(ZstdStream, FramePerMessageMakesOneWholeFramePerMessage) {
+  // As MySQL's X Plugin sends them: each message decodes alone, with its
+  // size in the frame header.
+  zstd_stream_compressor tx(3, zstd_form::frame_per_message);
+  zstd_stream_decompressor rx;
+  for (int i = 0; i < 20; ++i) {
+    std::string msg;
+    for (int j = 0; j <= i % 7; ++j) msg += row(i * 10 + j);
+    if (i == 5) msg.clear();
+    std::string wire = tx.compress(msg);
+    EXPECT_EQ(ZSTD_getFrameContentSize(wire.data(), wire.size()), msg.size());
+    EXPECT_EQ(ZSTD_findFrameCompressedSize(wire.data(), wire.size()), wire.size());
+    EXPECT_EQ(zstd_decode_all(wire), msg);
+    // ... and one decompressor reads frame after frame.
+    EXPECT_EQ(expect_ok(rx.decompress(wire, msg.size(), no_limit)), msg);
+  }
+}
+
+TEST(ZstdStream, FramePerMessageCarriesNothingOver) {
+  zstd_stream_compressor tx(3, zstd_form::frame_per_message);
+  std::string msg;
+  for (int i = 0; i < 20; ++i) msg += row(i * 37);
+  std::string first = tx.compress(msg);
+  EXPECT_EQ(tx.compress(msg), first);
+}
+
+TEST(ZstdStream, SeveralFramesInOnePayloadAndFormsMixed) {
+  zstd_stream_compressor frames(3, zstd_form::frame_per_message);
+  std::string a = row(1), b = row(2) + row(3);
+  zstd_stream_decompressor rx;
+  std::string two = frames.compress(a) + frames.compress(b);
+  EXPECT_EQ(expect_ok(rx.decompress(two, a.size() + b.size(), no_limit)), a + b);
+  EXPECT_EQ(expect_ok(rx.decompress(two, 0, no_limit)), a + b);
+  // After whole frames, a peer may switch to one flushed frame for good.
+  zstd_stream_compressor flushed;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(expect_ok(rx.decompress(flushed.compress(b), b.size(), no_limit)), b);
 }
 
 } // namespace
