@@ -12,8 +12,9 @@
 //   compressor either flushes one never-ending frame per message
 //   (ZSTD_e_flush, the default) or, as MySQL's server does, writes each
 //   message as a complete frame; the decompressor reads both.
-//
-// Not provided: lz4_message.
+// - lz4_message (compression_lz4.cc): each payload is one complete,
+//   independent LZ4 frame (LZ4F API), as MySQL's server and Connector/C++
+//   send it.
 //
 // Every decompressor keeps its state for the connection, bounds its output
 // (see decompress() below) and fails for good after its first error.
@@ -32,7 +33,7 @@
 namespace cdk {
 
 // Compression levels as MySQL's X Plugin counts them: deflate_stream 1..9,
-// lz4_message 0..16, zstd_stream ZSTD_minCLevel()
+// lz4_message 0..16 (LZ4F treats 13..16 as 12), zstd_stream ZSTD_minCLevel()
 // ..ZSTD_maxCLevel() without 0. Each compressor throws std::invalid_argument
 // for a level outside its range; callers clamp first, as the X Plugin does
 // with a client's requested level (below min: min; zstd's 0: 1).
@@ -124,6 +125,45 @@ public:
 
   // As deflate_stream_decompressor::decompress. Reads both zstd_forms, and
   // any mix of them: a frame may end and the next start anywhere.
+  result<std::string> decompress(std::string_view input, std::size_t expected_size,
+                                 std::size_t max_size);
+
+private:
+  struct impl;
+  std::unique_ptr<impl> m_impl;
+};
+
+// lz4_message: each call of compress() makes one complete, independent LZ4
+// frame (64 KiB independent blocks, no checksums, no content size), so the
+// compressor carries nothing from one message to the next but its buffers.
+class lz4_message_compressor {
+public:
+  // level: 0..16; 2 is the X Plugin's default (0..2 are LZ4's fast mode,
+  // 3 and up its high-compression mode).
+  explicit lz4_message_compressor(int level = 2);
+  ~lz4_message_compressor();
+  lz4_message_compressor(lz4_message_compressor&&) noexcept;
+  lz4_message_compressor& operator=(lz4_message_compressor&&) noexcept;
+
+  std::string compress(std::string_view data);
+  void compress_append(std::string_view data, std::string& out);
+
+private:
+  struct impl;
+  std::unique_ptr<impl> m_impl;
+};
+
+class lz4_message_decompressor {
+public:
+  lz4_message_decompressor();
+  ~lz4_message_decompressor();
+  lz4_message_decompressor(lz4_message_decompressor&&) noexcept;
+  lz4_message_decompressor& operator=(lz4_message_decompressor&&) noexcept;
+
+  // As deflate_stream_decompressor::decompress. The payload must hold whole
+  // LZ4 frames (any number, usually one): one that ends inside a frame is
+  // an error. The frame header may declare blocks of up to 4 MiB, LZ4's
+  // maximum, so the context's buffers stay under 9 MiB.
   result<std::string> decompress(std::string_view input, std::size_t expected_size,
                                  std::size_t max_size);
 

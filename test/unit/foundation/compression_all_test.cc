@@ -32,16 +32,23 @@ struct zstd_frame_case {
     return zstd_stream_compressor(level, zstd_form::frame_per_message);
   }
 };
+struct lz4_case {
+  static constexpr std::string_view algorithm = "lz4_message";
+  using rx = lz4_message_decompressor;
+  static lz4_message_compressor make(int level) { return lz4_message_compressor(level); }
+};
+
 struct case_names {
   template <class T> static std::string GetName(int) {
     if (std::is_same_v<T, deflate_case>) return "deflate";
     if (std::is_same_v<T, zstd_flush_case>) return "zstd_flush";
-    return "zstd_frame";
+    if (std::is_same_v<T, zstd_frame_case>) return "zstd_frame";
+    return "lz4";
   }
 };
 
 template <class T> class Compression : public ::testing::Test {};
-using all_cases = ::testing::Types<deflate_case, zstd_flush_case, zstd_frame_case>;
+using all_cases = ::testing::Types<deflate_case, zstd_flush_case, zstd_frame_case, lz4_case>;
 TYPED_TEST_SUITE(Compression, all_cases, case_names);
 
 std::string expect_ok(result<std::string> r) {
@@ -64,7 +71,7 @@ std::string rows(int first, int count) {
 }
 
 // Several MiB, half rows and half random bytes, so that it spans many
-// blocks of every algorithm and does not shrink to nothing.
+// blocks of every algorithm (LZ4's are 64 KiB) and does not shrink to nothing.
 std::string big_message() {
   std::string s = rows(0, 40000);
   std::mt19937 gen(42);

@@ -1,0 +1,137 @@
+// lz4_message: every message is one complete, independent LZ4 frame
+// (LZ4F_compressBegin, _compressUpdate, _compressEnd), with the preferences
+// of MySQL's X Plugin. Nothing carries from one message to the next on the
+// wire; each side still keeps one LZ4F context for the connection so that
+// its buffers are allocated once.
+#include "cdk/foundation/compression.h"
+#include "cdk/foundation/decompress_loop.h"
+
+#include <lz4frame.h>
+#include <new>
+#include <stdexcept>
+
+namespace cdk {
+
+namespace {
+
+constexpr std::string_view name = "lz4_message";
+
+error lz4_error(std::string msg) {
+  return detail::decompress_error(name, std::move(msg));
+}
+
+LZ4F_preferences_t preferences(int level) {
+  LZ4F_preferences_t p{}; // zero: 64 KiB blocks, no checksums, no dictionary
+  p.frameInfo.blockMode = LZ4F_blockIndependent;
+  p.frameInfo.contentSize = 0; // the Compression message carries the size
+  p.autoFlush = 1;             // each update leaves nothing buffered
+  p.compressionLevel = level;
+  return p;
+}
+
+struct free_cctx {
+  void operator()(LZ4F_cctx* c) const { LZ4F_freeCompressionContext(c); }
+};
+struct free_dctx {
+  void operator()(LZ4F_dctx* d) const { LZ4F_freeDecompressionContext(d); }
+};
+
+} // namespace
+
+struct lz4_message_compressor::impl {
+  std::unique_ptr<LZ4F_cctx, free_cctx> ctx;
+  LZ4F_preferences_t prefs;
+  explicit impl(int level) : prefs(preferences(level)) {
+    detail::check_compression_level(name, level);
+    LZ4F_cctx* c = nullptr;
+    if (LZ4F_isError(LZ4F_createCompressionContext(&c, LZ4F_VERSION))) throw std::bad_alloc();
+    ctx.reset(c);
+  }
+};
+
+lz4_message_compressor::lz4_message_compressor(int level) : m_impl(std::make_unique<impl>(level)) {}
+lz4_message_compressor::~lz4_message_compressor() = default;
+lz4_message_compressor::lz4_message_compressor(lz4_message_compressor&&) noexcept = default;
+lz4_message_compressor&
+lz4_message_compressor::operator=(lz4_message_compressor&&) noexcept = default;
+
+std::string lz4_message_compressor::compress(std::string_view data) {
+  std::string out;
+  compress_append(data, out);
+  return out;
+}
+
+void lz4_message_compressor::compress_append(std::string_view data, std::string& out) {
+  LZ4F_cctx* ctx = m_impl->ctx.get();
+  const LZ4F_preferences_t& prefs = m_impl->prefs;
+  const std::size_t used = out.size();
+  // The worst case of the whole frame: header, every block, end mark (the
+  // bound for 0 bytes is that of the end alone).
+  const std::size_t room = LZ4F_HEADER_SIZE_MAX + LZ4F_compressBound(data.size(), &prefs) +
+                           LZ4F_compressBound(0, &prefs);
+  out.resize(used + room);
+  char* dst = out.data() + used;
+  std::size_t pos = 0;
+  auto add = [&](std::size_t rc) {
+    if (LZ4F_isError(rc)) {
+      out.resize(used);
+      throw std::logic_error(std::string("lz4_message: ") + LZ4F_getErrorName(rc));
+    }
+    pos += rc;
+  };
+  // compressBegin starts a new frame whatever the context did before.
+  add(LZ4F_compressBegin(ctx, dst, room, &prefs));
+  add(LZ4F_compressUpdate(ctx, dst + pos, room - pos, data.data(), data.size(), nullptr));
+  add(LZ4F_compressEnd(ctx, dst + pos, room - pos, nullptr));
+  out.resize(used + pos);
+}
+
+// The frame header says how large its blocks may be, and LZ4F_decompress
+// allocates two buffers of that size when it reads the header. The format
+// caps it at 4 MiB (block size ids 4..7; others are refused), so a peer can
+// make this context hold at most about 8.2 MiB, once: the buffers are kept
+// and reused by later frames.
+struct lz4_message_decompressor::impl {
+  std::unique_ptr<LZ4F_dctx, free_dctx> ctx;
+  bool failed = false;
+  impl() {
+    LZ4F_dctx* d = nullptr;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION))) throw std::bad_alloc();
+    ctx.reset(d);
+  }
+};
+
+lz4_message_decompressor::lz4_message_decompressor() : m_impl(std::make_unique<impl>()) {}
+lz4_message_decompressor::~lz4_message_decompressor() = default;
+lz4_message_decompressor::lz4_message_decompressor(lz4_message_decompressor&&) noexcept = default;
+lz4_message_decompressor&
+lz4_message_decompressor::operator=(lz4_message_decompressor&&) noexcept = default;
+
+result<std::string> lz4_message_decompressor::decompress(std::string_view input,
+                                                         std::size_t expected_size,
+                                                         std::size_t max_size) {
+  // LZ4F_decompress's hint: 0 between frames, else what the current frame
+  // still needs. Every call starts between frames (an earlier call that
+  // ended inside one failed the stream).
+  std::size_t hint = 0;
+  return detail::bounded_decompress(
+      name, m_impl->failed, input.size(), expected_size, max_size,
+      [&](char* out, std::size_t room) -> result<detail::decode_step> {
+        std::size_t src = input.size();
+        std::size_t dst = room;
+        const std::size_t rc =
+            LZ4F_decompress(m_impl->ctx.get(), out, &dst, input.data(), &src, nullptr);
+        if (LZ4F_isError(rc))
+          return lz4_error(std::string("corrupt data (") + LZ4F_getErrorName(rc) + ")");
+        input.remove_prefix(src);
+        // A call that neither read nor wrote reports the header size it
+        // wants next even between frames; only real progress moves the hint.
+        if (src != 0 || dst != 0) hint = rc;
+        // All input read and output room left: LZ4F holds nothing decoded.
+        const bool drained = input.empty() && dst < room;
+        if (drained && hint != 0) return lz4_error("payload ends inside a frame");
+        return detail::decode_step{dst, drained};
+      });
+}
+
+} // namespace cdk
