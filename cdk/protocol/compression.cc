@@ -1,33 +1,21 @@
 #include "cdk/protocol/compression.h"
 
-#include "cdk/foundation/compression.h"
 #include "cdk/protocol/message.h"
 #include "mysqlx_connection.pb.h"
-
-#include <variant>
 
 namespace cdk::protocol {
 
 namespace {
 constexpr std::string_view deflate_name = "deflate_stream";
+constexpr std::string_view lz4_name = "lz4_message";
 constexpr std::string_view zstd_name = "zstd_stream";
 
-using decompressor = std::variant<deflate_stream_decompressor, zstd_stream_decompressor>;
-using compressor = std::variant<deflate_stream_compressor, zstd_stream_compressor>;
-
-// Level 3 for both, the X Plugin's defaults (mysqlx_deflate_default_compression_level,
-// mysqlx_zstd_default_compression_level). For deflate, zlib's default 6 took
-// 1.8 times the CPU on 800 KB of add() documents (11.3 against 6.2 ms) to
-// shrink them to 14.1% of their size instead of 16.1%.
-std::optional<compressor> make_compressor(std::string_view algorithm) {
-  if (algorithm == zstd_name) return compressor(std::in_place_type<zstd_stream_compressor>, 3);
-  if (algorithm == deflate_name)
-    return compressor(std::in_place_type<deflate_stream_compressor>, 3);
-  return std::nullopt;
-}
+using decompressor =
+    std::variant<deflate_stream_decompressor, lz4_message_decompressor, zstd_stream_decompressor>;
 
 std::optional<decompressor> make_decompressor(std::string_view algorithm) {
   if (algorithm == zstd_name) return decompressor(std::in_place_type<zstd_stream_decompressor>);
+  if (algorithm == lz4_name) return decompressor(std::in_place_type<lz4_message_decompressor>);
   if (algorithm == deflate_name)
     return decompressor(std::in_place_type<deflate_stream_decompressor>);
   return std::nullopt;
@@ -39,17 +27,51 @@ error unknown_algorithm(std::string_view algorithm) {
 }
 
 error bad_compression(std::string what) {
-  error e = error::connection(client_errc::compression,
-                              "malformed compressed X Protocol message: " + std::move(what));
-  return e;
+  return error::connection(client_errc::compression,
+                           "malformed compressed X Protocol message: " + std::move(what));
 }
 } // namespace
 
 const std::vector<std::string>& supported_compression() {
-  // The X Plugin's and the official connectors' order of preference.
-  static const std::vector<std::string> algorithms{std::string(zstd_name),
+  static const std::vector<std::string> algorithms{std::string(zstd_name), std::string(lz4_name),
                                                    std::string(deflate_name)};
   return algorithms;
+}
+
+result<payload_compressor> payload_compressor::make(std::string_view algorithm,
+                                                    const compression_params& params) {
+  // Without a level, the X Plugin's defaults (mysqlx_*_default_compression_level):
+  // 3 for deflate and zstd, 2 for lz4. For deflate, zlib's own default 6
+  // took 1.8 times the CPU on 800 KB of add() documents (11.3 against
+  // 6.2 ms) to shrink them to 14.1% of their size instead of 16.1%.
+  const bool known = algorithm == zstd_name || algorithm == lz4_name || algorithm == deflate_name;
+  if (!known) return unknown_algorithm(algorithm);
+  const int level = params.level.value_or(algorithm == lz4_name ? 2 : 3);
+  if (!compression_level_valid(algorithm, level))
+    return error::client(client_errc::bad_option,
+                         "compression level " + std::to_string(level) + " is out of range for " +
+                             std::string(algorithm) + " (" +
+                             std::to_string(compression_level_min(algorithm)) + " to " +
+                             std::to_string(compression_level_max(algorithm)) + ")");
+  if (algorithm == zstd_name)
+    return payload_compressor(
+        any(std::in_place_type<zstd_stream_compressor>, level,
+            params.frame_per_message ? zstd_form::frame_per_message : zstd_form::flush));
+  if (algorithm == lz4_name)
+    return payload_compressor(any(std::in_place_type<lz4_message_compressor>, level));
+  return payload_compressor(any(std::in_place_type<deflate_stream_compressor>, level));
+}
+
+void payload_compressor::compress_append(std::string_view data, std::string& out) {
+  std::visit([&](auto& c) { c.compress_append(data, out); }, m_c);
+}
+
+std::optional<std::size_t> whole_frame_at(std::string_view frames, std::size_t pos) {
+  if (frames.size() - pos < frame_header_size) return std::nullopt;
+  std::uint32_t len = 0;
+  for (int i = 3; i >= 0; --i) len = (len << 8) | static_cast<unsigned char>(frames[pos + i]);
+  if (frames.size() - pos - 4 < len) return std::nullopt;
+  return std::size_t{4} + len;
 }
 
 struct frame_reader::impl {
@@ -75,61 +97,76 @@ bool frame_reader::compression_enabled() const noexcept {
   return m_impl != nullptr;
 }
 
+error frame_reader::fail(compression_fault f, std::string what) {
+  m_fault = f;
+  return bad_compression(std::move(what));
+}
+
 result<std::optional<frame>> frame_reader::next() {
   if (m_impl) {
     if (auto f = m_impl->inner.next()) return std::optional<frame>(std::move(*f));
-    if (m_impl->inner.buffered() > 0) return bad_compression("payload ends inside a frame");
+    if (m_impl->inner.failed()) {
+      m_fault = compression_fault::too_large;
+      return *m_impl->inner.failure();
+    }
+    if (m_impl->inner.buffered() > 0)
+      return fail(compression_fault::bad_inner_frames, "payload ends inside a frame");
   }
   if (m_outer.failed()) return *m_outer.failure();
   auto f = m_outer.next();
   if (!f || f->type != m_compression_type) return result<std::optional<frame>>(std::move(f));
-  if (!m_impl) return bad_compression("compression was not negotiated");
+  if (!m_impl) return fail(compression_fault::not_enabled, "compression was not negotiated");
 
-  auto msg =
-      parse_payload<Mysqlx::Connection::Compression>(f->payload, "Mysqlx.Connection.Compression");
-  if (!msg) return std::move(msg).err();
-  const auto& c = msg.value();
-  if (!c.has_uncompressed_size()) return bad_compression("no uncompressed_size");
+  Mysqlx::Connection::Compression c;
+  if (!c.ParseFromString(f->payload))
+    return fail(compression_fault::bad_frame, "Mysqlx.Connection.Compression does not parse");
+  if (c.payload().empty()) return fail(compression_fault::bad_frame, "no payload");
   const std::uint64_t max = m_outer.max_size();
   if (c.uncompressed_size() > max)
-    return bad_compression("uncompressed size " + std::to_string(c.uncompressed_size()) +
-                           " exceeds the maximum message size of " + std::to_string(max));
+    return fail(compression_fault::too_large,
+                "uncompressed size " + std::to_string(c.uncompressed_size()) +
+                    " exceeds the maximum message size of " + std::to_string(max));
   auto data =
       std::visit([&](auto& d) { return d.decompress(c.payload(), c.uncompressed_size(), max); },
                  m_impl->inflater);
-  if (!data) return std::move(data).err();
-  auto st = m_impl->inner.feed(data.value());
-  if (!st) return st.err();
+  if (!data) {
+    m_fault = compression_fault::decompression;
+    return std::move(data).err();
+  }
+  if (auto st = m_impl->inner.feed(data.value()); !st) {
+    m_fault = compression_fault::too_large;
+    return st.err();
+  }
   auto inner = m_impl->inner.next();
-  if (!inner) return bad_compression("payload holds no complete frame");
-  if (inner->type == m_compression_type) return bad_compression("nested Compression message");
+  if (!inner) return fail(compression_fault::bad_inner_frames, "payload holds no complete frame");
+  if (inner->type == m_compression_type)
+    return fail(compression_fault::bad_inner_frames, "nested Compression message");
   return std::optional<frame>(std::move(*inner));
 }
-
-struct frame_compressor::impl {
-  explicit impl(compressor c) : deflater(std::move(c)) {}
-  compressor deflater;
-};
 
 frame_compressor::frame_compressor(std::uint8_t compression_type) : m_type(compression_type) {}
 frame_compressor::~frame_compressor() = default;
 frame_compressor::frame_compressor(frame_compressor&&) noexcept = default;
 frame_compressor& frame_compressor::operator=(frame_compressor&&) noexcept = default;
 
-status frame_compressor::enable(std::string_view algorithm, std::uint64_t max_uncompressed) {
-  auto c = make_compressor(algorithm);
-  if (!c) return unknown_algorithm(algorithm);
-  if (!m_impl) m_impl = std::make_unique<impl>(std::move(*c));
+status frame_compressor::enable(std::string_view algorithm, std::uint64_t max_uncompressed,
+                                const compression_params& params, std::size_t min_size) {
+  if (!m_c) {
+    auto c = payload_compressor::make(algorithm, params);
+    if (!c) return c.err();
+    m_c.emplace(std::move(c.value()));
+  }
   m_max_uncompressed = max_uncompressed;
+  m_min_size = min_size;
   return ok();
 }
 
 bool frame_compressor::enabled() const noexcept {
-  return m_impl != nullptr;
+  return m_c.has_value();
 }
 
 status frame_compressor::wrap(std::string& frames) {
-  if (!m_impl || frames.empty()) return ok();
+  if (!m_c || frames.empty() || frames.size() < m_min_size) return ok();
   std::string out;
   const std::string_view all(frames);
   std::size_t begin = 0;
@@ -137,20 +174,16 @@ status frame_compressor::wrap(std::string& frames) {
     // Whole frames from `begin` while they fit the limit (at least one).
     std::size_t end = begin;
     while (end < all.size()) {
-      if (all.size() - end < frame_header_size)
-        return bad_compression("a partial frame to compress");
-      std::uint32_t len = 0;
-      for (int i = 3; i >= 0; --i) len = (len << 8) | static_cast<unsigned char>(all[end + i]);
-      const std::size_t next = end + 4 + len;
-      if (next > all.size()) return bad_compression("a partial frame to compress");
-      if (end > begin && next - begin > m_max_uncompressed) break;
-      end = next;
+      auto len = whole_frame_at(all, end);
+      if (!len) return bad_compression("a partial frame to compress");
+      if (end > begin && end + *len - begin > m_max_uncompressed) break;
+      end += *len;
     }
+    // client_messages is left out: MySQL reads it but never uses it, and
+    // several types may share the message.
     Mysqlx::Connection::Compression msg;
     msg.set_uncompressed_size(end - begin);
-    std::visit(
-        [&](auto& c) { c.compress_append(all.substr(begin, end - begin), *msg.mutable_payload()); },
-        m_impl->deflater);
+    m_c->compress_append(all.substr(begin, end - begin), *msg.mutable_payload());
     auto st = append_message(out, m_type, msg);
     if (!st) return st;
     begin = end;

@@ -1,8 +1,11 @@
 // Mysqlx.Connection.Compression, both directions (client sends type 46, the
-// server type 19). The payload, once inflated, is a run of complete X
-// Protocol frames (header included); server_messages / client_messages only
-// hint at their type, so the reader does not rely on them [derived from the
-// proto docs and WL#9252; verified against xserverd, not against MySQL].
+// server type 19). Once inflated, the payload is a run of complete X
+// Protocol frames (4-byte length, type byte, body), never a frame cut across
+// two Compression messages. MySQL's X Plugin may mix types in one message
+// (its default "group" style) or keep one type per message, with
+// server_messages naming it ("multiple" / "single" styles); the reader
+// accepts all of them and ignores the type hints
+// (../shared/reference/xprotocol-compression-facts.md §1, §4).
 //
 // frame_reader is what a connection reads through: it decodes frames, and
 // when compression is on it expands each Compression frame into the frames
@@ -11,6 +14,7 @@
 // bytes, and each inner frame's length.
 #pragma once
 
+#include "cdk/foundation/compression.h"
 #include "cdk/foundation/error.h"
 #include "cdk/protocol/frame.h"
 
@@ -20,13 +24,54 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace cdk::protocol {
 
-// The algorithms this build can run, most preferred first: zstd_stream,
-// deflate_stream (foundation provides both).
+// The algorithms this build can run, in the connector's order of
+// preference (the official connectors' order): zstd_stream, lz4_message,
+// deflate_stream.
 const std::vector<std::string>& supported_compression();
+
+// How a sender compresses. level: the algorithm's level (nullopt: the X
+// Plugin's default, 3 for deflate and zstd, 2 for lz4); it must be in the
+// algorithm's range (compression_level_range). frame_per_message: zstd only:
+// each Compression message is one complete zstd frame, as MySQL's server
+// writes them, instead of one endless frame flushed per message (what the
+// connector sends: later messages keep matching against earlier ones).
+struct compression_params {
+  std::optional<int> level;
+  bool frame_per_message = false;
+};
+
+// The compressor of one algorithm, for the payloads of one direction of one
+// connection: deflate_stream keeps one zlib stream (sync-flushed per
+// payload), lz4_message makes a complete frame per payload, zstd_stream
+// see compression_params.
+class payload_compressor {
+public:
+  static result<payload_compressor> make(std::string_view algorithm,
+                                         const compression_params& params = {});
+  void compress_append(std::string_view data, std::string& out);
+
+private:
+  using any = std::variant<deflate_stream_compressor, lz4_message_compressor,
+                           zstd_stream_compressor>;
+  explicit payload_compressor(any c) : m_c(std::move(c)) {}
+  any m_c;
+};
+
+// Why a frame_reader failed, for a server that answers each case with its
+// own error (MySQL: 5170, 5174, 5171, or a silent disconnect).
+enum class compression_fault {
+  none,
+  not_enabled,     // a Compression frame before compression was switched on
+  bad_frame,       // no payload, an empty one, or an unparsable message
+  decompression,   // the payload does not decompress (or not to its size)
+  too_large,       // a declared size or an inner frame above the limit
+  bad_inner_frames // inflated bytes that are not whole frames
+};
 
 class frame_reader {
 public:
@@ -43,17 +88,26 @@ public:
   bool compression_enabled() const noexcept;
 
   status feed(std::string_view bytes) { return m_outer.feed(bytes); }
-  // The next frame, inner frames of a Compression message first.
+  // The next frame, inner frames of a Compression message first. A
+  // Compression message without uncompressed_size (or with 0) is inflated
+  // up to max_size, as MySQL's server takes it; a declared size must match.
   result<std::optional<frame>> next();
   std::size_t bytes_wanted() const noexcept { return m_outer.bytes_wanted(); }
+  // What went wrong, after next() failed on compressed input.
+  compression_fault fault() const noexcept { return m_fault; }
 
 private:
   struct impl;
+  error fail(compression_fault f, std::string what);
   frame_decoder m_outer;
   std::uint8_t m_compression_type;
+  compression_fault m_fault = compression_fault::none;
   std::unique_ptr<impl> m_impl;
 };
 
+// The connector's sender: each flight of requests becomes one Compression
+// message of mixed frames (MySQL reads any number of frames of any types
+// from one message), or plain frames when that is cheaper.
 class frame_compressor {
 public:
   // compression_type: the outgoing Compression message type (46 on a client).
@@ -64,8 +118,12 @@ public:
 
   // max_uncompressed: the peer's limit on a message, which MySQL also applies
   // to the frames a Compression message holds once inflated.
+  // min_size: flights smaller than this go out plain (MySQL accepts plain
+  // frames between compressed ones): compressing a few dozen bytes costs
+  // more CPU than the bytes it saves.
   status enable(std::string_view algorithm,
-                std::uint64_t max_uncompressed = std::numeric_limits<std::uint64_t>::max());
+                std::uint64_t max_uncompressed = std::numeric_limits<std::uint64_t>::max(),
+                const compression_params& params = {}, std::size_t min_size = 0);
   bool enabled() const noexcept;
   // Replaces `frames` (complete frames) with Compression frames holding them:
   // one, or more where together they would exceed max_uncompressed (a frame
@@ -73,10 +131,14 @@ public:
   status wrap(std::string& frames);
 
 private:
-  struct impl;
   std::uint8_t m_type;
   std::uint64_t m_max_uncompressed = 0;
-  std::unique_ptr<impl> m_impl;
+  std::size_t m_min_size = 0;
+  std::optional<payload_compressor> m_c;
 };
+
+// The length of the whole frame that starts at frames[pos] (header
+// included), or nothing if fewer bytes than that remain.
+std::optional<std::size_t> whole_frame_at(std::string_view frames, std::size_t pos);
 
 } // namespace cdk::protocol

@@ -28,6 +28,8 @@ connection::open(std::unique_ptr<stream> s, const connect_options& opts, std::st
 
 namespace {
 
+constexpr std::size_t k_min_compressed_flight = 1000;
+
 std::vector<host_address> by_priority(std::vector<host_address> hosts) {
   std::stable_sort(hosts.begin(), hosts.end(), [](const host_address& a, const host_address& b) {
     return a.priority.value_or(0) > b.priority.value_or(0);
@@ -109,7 +111,11 @@ status connection::run_handshake(const connect_options& opts) {
       if (a.err) return broken(*a.err);
       m_info = hs.info();
       if (!m_info.compression.empty()) {
-        auto st = m_compressor.enable(m_info.compression, opts.max_message_size);
+        // Flights under 1000 bytes go plain, as Connector/C++ sends them:
+        // compressing a single small statement costs more CPU than the few
+        // bytes it saves, and MySQL takes plain frames at any time.
+        auto st = m_compressor.enable(m_info.compression, opts.max_message_size, {},
+                                      k_min_compressed_flight);
         if (!st) return broken(st.err());
       }
       m_pipe = std::move(hs.pipeline());

@@ -35,11 +35,12 @@ TEST(connection, tls_compression_and_probe_with_an_80_server) {
   // Expect.Close of the probe is not sent yet: it goes with the first request.
   EXPECT_EQ(peer->received, (std::vector<int>{1, 2, 2, 2, 4, 24}));
 
-  // Requests after set-up are compressed; replies are matched in order.
+  // Requests after set-up are compressed when the flight is 1000 bytes or
+  // more; replies are matched in order.
   const auto before = peer->compressed_writes;
   protocol::encode_expect_close(conn.pipeline().output()); // any request/reply pair
   conn.pipeline().expect(protocol::replies::ok);
-  protocol::append_frame(conn.pipeline().output(), 12, "");
+  protocol::append_frame(conn.pipeline().output(), 12, std::string(1000, 'q'));
   conn.pipeline().expect(protocol::replies::statement);
   auto r1 = conn.read_reply();
   ASSERT_TRUE(r1.ok()) << r1.err().message;
@@ -49,6 +50,12 @@ TEST(connection, tls_compression_and_probe_with_an_80_server) {
   EXPECT_EQ(r2.value().last().type, 17);
   EXPECT_EQ(r2.value().info.client_id, 1u);
   EXPECT_EQ(peer->compressed_writes, before + 1); // both requests in one compressed write
+  // A small flight goes plain (as Connector/C++ sends messages under 1000 bytes).
+  protocol::append_frame(conn.pipeline().output(), 12, "");
+  conn.pipeline().expect(protocol::replies::statement);
+  ASSERT_TRUE(conn.read_reply().ok());
+  EXPECT_EQ(peer->compressed_writes, before + 1);
+  EXPECT_EQ(peer->received.back(), 12);
   EXPECT_TRUE(conn.close().ok());
   EXPECT_EQ(peer->received.back(), 3);
   EXPECT_FALSE(conn.is_open());
