@@ -131,8 +131,10 @@ void session::verify_credentials(const std::string& auth_data) {
   m_state.register_client(
       client_entry{m_client_id, m_user, m_peer_host, m_db->thread_id(), m_io->native_handle()});
   m_out.notice_uint(state_param::client_id_assigned, m_client_id);
+  // Compression starts here, before AuthenticateOk (which, like the
+  // CLIENT_ID_ASSIGNED notice, is never compressed).
+  start_compression();
   m_out.add_empty(server_msg::sess_authenticate_ok);
-  m_compress_after_flush = m_compression;
 }
 
 void session::auth_failed(const std::string& user, bool used_password) {

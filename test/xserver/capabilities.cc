@@ -1,6 +1,5 @@
 // CapabilitiesGet / CapabilitiesSet (facts section 7.3). Set is
 // all-or-nothing: every capability is checked before any takes effect.
-#include "cdk/protocol/compression.h"
 #include "mysqlx_connection.pb.h"
 #include "test/xserver/session.h"
 
@@ -59,40 +58,6 @@ x_error prepare_failed(const std::string& name) {
                     "Capability prepare failed for '" + name + "'");
 }
 
-// The compression capability's object: algorithm (required, one of ours,
-// any case), and the options MySQL accepts, which xserverd takes but ignores
-// (it compresses each batch of replies as one message).
-std::optional<x_error> check_compression(const Any& value, std::string& algorithm) {
-  if (value.type() != Any::OBJECT) return prepare_failed("compression");
-  for (const auto& f : value.obj().fld()) {
-    const std::string& key = f.key();
-    const Any& v = f.value();
-    if (key == "algorithm") {
-      if (v.type() != Any::SCALAR || v.scalar().type() != Scalar::V_STRING)
-        return prepare_failed("compression");
-      algorithm = v.scalar().v_string().value();
-      for (auto& c : algorithm) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else if (key == "server_combine_mixed_messages") {
-      if (!as_bool(v)) return prepare_failed("compression");
-    } else if (key == "server_max_combine_messages" || key == "level") {
-      if (v.type() != Any::SCALAR ||
-          (v.scalar().type() != Scalar::V_SINT && v.scalar().type() != Scalar::V_UINT))
-        return prepare_failed("compression");
-    } else {
-      return make_error(errc::x_compression_invalid_option,
-                        "Invalid or unsupported option '" + key + "' for 'compression'");
-    }
-  }
-  if (algorithm.empty())
-    return make_error(errc::x_compression_missing_algorithm,
-                      "Missing required field 'algorithm' for 'compression'");
-  const auto& ours = cdk::protocol::supported_compression();
-  if (std::find(ours.begin(), ours.end(), algorithm) == ours.end())
-    return make_error(errc::x_compression_invalid_algorithm,
-                      "Invalid or unsupported value for 'compression.algorithm'");
-  return std::nullopt;
-}
-
 } // namespace
 
 void session::on_capabilities_get() {
@@ -120,8 +85,7 @@ void session::on_capabilities_get() {
     algos->set_key("algorithm");
     algos->mutable_value()->set_type(Any::ARRAY);
     algos->mutable_value()->mutable_array();
-    for (const auto& a : cdk::protocol::supported_compression())
-      add_string(*algos->mutable_value(), a);
+    for (const auto& a : offered_compression()) add_string(*algos->mutable_value(), a);
     set_string(*add("node_type"), "mysql");
   }
   set_bool(*add("client.pwd_expire_ok"), false);
@@ -134,7 +98,7 @@ void session::on_capabilities_set(const std::string& payload) {
     return fatal(make_error(errc::x_bad_message, "Invalid message"));
   std::set<std::string> seen;
   bool start_tls = false;
-  std::string compression;
+  std::optional<compression_request> compression;
   const bool v80 = !emulate_57();
   for (const auto& cap : msg.capabilities().capabilities()) {
     const std::string& name = cap.name();
@@ -155,7 +119,7 @@ void session::on_capabilities_set(const std::string& payload) {
     } else if (v80 && name == "session_connect_attrs") {
       if (!is_string_object(value)) return m_out.error(prepare_failed(name));
     } else if (v80 && name == "compression") {
-      auto err = check_compression(value, compression);
+      auto err = check_compression(value, compression.emplace());
       if (err) return m_out.error(*err);
     } else if (name == "authentication.mechanisms" || name == "doc.formats" ||
                (v80 && name == "node_type") || (!v80 && name == "plugin.version")) {
@@ -166,12 +130,9 @@ void session::on_capabilities_set(const std::string& payload) {
     }
   }
   m_out.ok();
-  if (!compression.empty()) {
-    // The client may compress from now on; our replies are compressed once
-    // authentication is over (flush()).
-    if (!m_reader.enable_compression(compression).ok()) return fatal(prepare_failed("compression"));
-    m_compression = compression;
-  }
+  // Kept until authentication succeeds, when compression starts in both
+  // directions; a later accepted CapabilitiesSet replaces it.
+  if (compression) m_compression_request = std::move(compression);
   if (start_tls) {
     flush();
     // Bytes pipelined after the CapabilitiesSet would be plaintext inside TLS.

@@ -42,7 +42,8 @@ int run_server(int argc, char** argv) {
   if (!cfg) {
     log(err);
     log("usage: xserverd --port P --mariadb-socket S --state-dir D [--emulate 8.0|5.7] "
-        "[--unique-prefix N] [--tls-cert F --tls-key F] [--max-message-size B] [--pid-file F]");
+        "[--unique-prefix N] [--tls-cert F --tls-key F] [--max-message-size B] [--pid-file F] "
+        "[--compression-algorithms a,b] [--compression-style group|multiple|single]");
     return 2;
   }
   xserver::server_state state(*cfg);

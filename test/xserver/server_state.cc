@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <string_view>
 #include <sys/socket.h>
 
 namespace xserver {
@@ -49,6 +50,26 @@ std::optional<server_config> parse_args(int argc, char** argv, std::string& err)
       cfg.tls_key = val;
     } else if (opt == "--max-message-size" && parse_uint(val, 1ull << 30, n) && n >= 1024) {
       cfg.max_message_size = n;
+    } else if (opt == "--compression-algorithms") {
+      std::uint32_t bits = 0;
+      for (std::string_view rest = val; !rest.empty();) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view name = rest.substr(0, comma);
+        bits |= name == "deflate_stream" ? 1
+                : name == "lz4_message"  ? 2
+                : name == "zstd_stream"  ? 4
+                                         : 8;
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
+      if (bits > 7) {
+        err = "--compression-algorithms: a comma list of deflate_stream, lz4_message, zstd_stream";
+        return std::nullopt;
+      }
+      cfg.compression_algorithms = bits;
+    } else if (opt == "--compression-style" &&
+               (!std::strcmp(val, "group") || !std::strcmp(val, "multiple") ||
+                !std::strcmp(val, "single"))) {
+      cfg.compression_style = val;
     } else if (opt == "--pid-file") {
       cfg.pid_file = val;
     } else {
@@ -91,6 +112,8 @@ static std::uint64_t choose_start_timestamp(const std::string& file) {
 server_state::server_state(server_config cfg)
     : m_cfg(std::move(cfg)), m_generator(choose_start_timestamp(state_file("start_timestamp"))) {
   if (m_cfg.unique_prefix) set_value(xvar_id::document_id_unique_prefix, *m_cfg.unique_prefix);
+  if (m_cfg.compression_algorithms)
+    set_value(xvar_id::compression_algorithms, *m_cfg.compression_algorithms);
   // Persisted values, checked as a SET would check them (a bad one is
   // ignored, an out-of-range one clamped).
   for (const auto& d : xvar_table()) {

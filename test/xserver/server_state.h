@@ -27,6 +27,11 @@ struct server_config {
   std::optional<std::uint32_t> unique_prefix;   // --unique-prefix
   std::string tls_cert, tls_key;                // empty: no TLS
   std::uint64_t max_message_size = 64ull << 20; // as mysqlx_max_allowed_packet
+  // For our own tests: the compression algorithms offered at start (bits of
+  // mysqlx_compression_algorithms: 1 deflate, 2 lz4, 4 zstd), and a style
+  // forced on every client whatever its capability asks ("" = MySQL's rule).
+  std::optional<std::uint32_t> compression_algorithms;
+  std::string compression_style;
   std::string pid_file;
 };
 

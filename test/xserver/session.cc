@@ -22,21 +22,14 @@ std::string host_of(const std::string& peer) {
 session::session(server_state& state, std::unique_ptr<cdk::socket_stream> io)
     : m_state(state), m_io(std::move(io)), m_peer_host(host_of(m_io->peer())),
       m_reader(state.config().max_message_size, type_byte(client_msg::compression)),
-      m_compressor(type_byte(server_msg::compression)), m_expect(state.config().emulate_57) {}
+      m_expect(state.config().emulate_57) {}
 
 bool session::flush() {
   if (m_out.empty()) return true;
   const bool close_after = m_faults.apply_to_reply(m_out.bytes());
-  const bool ok = (!m_compressor.enabled() || m_compressor.wrap(m_out.bytes()).ok()) &&
-                  m_io->write(m_out.bytes()).ok();
+  const bool ok = m_compressor.wrap(m_out.bytes()).ok() && m_io->write(m_out.bytes()).ok();
   m_out.clear();
   if (!ok || close_after) m_closing = true;
-  // Compression of our replies starts after the reply that ended
-  // authentication (the client switches its reader on before that).
-  if (!m_compress_after_flush.empty()) {
-    if (!m_compressor.enable(m_compress_after_flush).ok()) m_closing = true;
-    m_compress_after_flush.clear();
-  }
   return ok;
 }
 
@@ -71,7 +64,7 @@ void session::run() {
     while (!m_closing) {
       auto f = m_reader.next();
       if (!f.ok()) {
-        fatal(make_error(errc::x_bad_message, "Invalid message")); // e.g. bad compressed data
+        on_bad_compressed_input();
         break;
       }
       if (!f.value()) break;

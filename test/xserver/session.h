@@ -7,6 +7,7 @@
 #include "cdk/protocol/compression.h"
 #include "cdk/protocol/frame.h"
 #include "mysqlx_datatypes.pb.h"
+#include "test/xserver/compressed_writer.h"
 #include "test/xserver/errors.h"
 #include "test/xserver/expect.h"
 #include "test/xserver/fault_injection.h"
@@ -55,6 +56,22 @@ private:
   // capabilities.cc
   void on_capabilities_get();
   void on_capabilities_set(const std::string& payload);
+
+  // compression.cc: the compression capability as the X Plugin takes it;
+  // the options of the last accepted CapabilitiesSet apply from the end of
+  // authentication on.
+  struct compression_request {
+    std::string algorithm; // lower case
+    bool combine_mixed = true;
+    int max_messages = -1;
+    std::optional<std::int64_t> level;
+  };
+  std::optional<x_error> check_compression(const Mysqlx::Datatypes::Any& value,
+                                           compression_request& req) const;
+  std::vector<std::string> offered_compression() const;
+  void start_compression();
+  // A fault of the compressed input, answered as MySQL answers it.
+  void on_bad_compressed_input();
 
   // auth.cc
   void on_auth_start(const std::string& payload);
@@ -135,10 +152,10 @@ private:
   std::unique_ptr<cdk::socket_stream> m_io;
   std::string m_peer_host;              // "localhost" for loopback clients, else the address
   cdk::protocol::frame_reader m_reader; // expands Compression messages once negotiated
-  cdk::protocol::frame_compressor m_compressor;
-  std::string m_compression;          // negotiated algorithm; empty: none
-  int m_compression_level = 0;        // the level compression started with
-  std::string m_compress_after_flush; // set when authentication succeeds
+  compressed_writer m_compressor;
+  std::optional<compression_request> m_compression_request; // accepted, not started yet
+  std::string m_compression;   // the algorithm in use (lower case); empty: none
+  int m_compression_level = 0; // its level, once compression is on
   reply m_out;
   expect_stack m_expect;
   std::optional<mariadb_conn> m_db;

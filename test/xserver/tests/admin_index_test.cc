@@ -37,17 +37,6 @@ Any u(std::uint64_t v) {
   return a;
 }
 
-Any obj(std::initializer_list<std::pair<const char*, Any>> fields) {
-  Any a;
-  a.set_type(Any::OBJECT);
-  for (const auto& [k, v] : fields) {
-    auto* f = a.mutable_obj()->add_fld();
-    f->set_key(k);
-    *f->mutable_value() = v;
-  }
-  return a;
-}
-
 Any arr(std::initializer_list<Any> values) {
   Any a;
   a.set_type(Any::ARRAY);
@@ -73,15 +62,15 @@ struct coll_session {
   }
   std::vector<frame> create_index(const std::string& name, const Any& fields,
                                   const char* fields_key = "fields") {
-    return admin("create_collection_index", obj({{"schema", s(schema)},
-                                                 {"collection", s("c")},
-                                                 {"name", s(name)},
-                                                 {"unique", b(false)},
-                                                 {fields_key, fields}}));
+    return admin("create_collection_index", any_object({{"schema", s(schema)},
+                                                        {"collection", s("c")},
+                                                        {"name", s(name)},
+                                                        {"unique", b(false)},
+                                                        {fields_key, fields}}));
   }
   std::vector<frame> drop_index(const std::string& name) {
     return admin("drop_collection_index",
-                 obj({{"schema", s(schema)}, {"collection", s("c")}, {"name", s(name)}}));
+                 any_object({{"schema", s(schema)}, {"collection", s("c")}, {"name", s(name)}}));
   }
   // Every value of every index column ($ix_...), as text, sorted.
   std::vector<std::string> index_column_values() {
@@ -108,14 +97,14 @@ bool ok(const std::vector<frame>& r) {
 
 TEST(AdminIndex, CreateAddsAnIndexOnAGeneratedColumnAndDropRemovesBoth) {
   coll_session t;
-  auto r = t.create_index("by_age", arr({obj({{"field", s("$.age")}, {"type", s("INT")}})}));
+  auto r = t.create_index("by_age", arr({any_object({{"field", s("$.age")}, {"type", s("INT")}})}));
   ASSERT_TRUE(ok(r)) << describe(r);
   auto keys = t.catalog("DISTINCT INDEX_NAME");
   EXPECT_NE(std::find(keys.begin(), keys.end(), "by_age"), keys.end());
   EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 3u); // doc, _id, the generated column
   // A second index on the same field and type shares the column.
-  ASSERT_TRUE(
-      ok(t.create_index("by_age2", arr({obj({{"field", s("$.age")}, {"type", s("INT")}})}))));
+  ASSERT_TRUE(ok(
+      t.create_index("by_age2", arr({any_object({{"field", s("$.age")}, {"type", s("INT")}})}))));
   EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 3u);
   ASSERT_TRUE(ok(t.drop_index("by_age")));
   EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 3u); // still used by by_age2
@@ -132,8 +121,8 @@ TEST(AdminIndex, TextFieldsAndTheConnectorsConstraintMemberSpelling) {
   coll_session t;
   // Connector/C++ and our devapi send "constraint" with "member".
   auto r = t.create_index("by_name",
-                          arr({obj({{"member", s("$.name")}, {"type", s("TEXT(20)")}}),
-                               obj({{"member", s("$.n")}, {"type", s("BIGINT")}})}),
+                          arr({any_object({{"member", s("$.name")}, {"type", s("TEXT(20)")}}),
+                               any_object({{"member", s("$.n")}, {"type", s("BIGINT")}})}),
                           "constraint");
   ASSERT_TRUE(ok(r)) << describe(r);
   EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 4u);
@@ -148,10 +137,11 @@ TEST(AdminIndex, TemporalFieldsAreIndexed) {
   coll_session t;
   // MariaDB refuses TIME / DATETIME / TIMESTAMP generated from text in an
   // index unless the column keeps 6 fractional digits.
-  auto r = t.create_index("when", arr({obj({{"field", s("$.d")}, {"type", s("DATE")}}),
-                                       obj({{"field", s("$.t")}, {"type", s("TIME")}}),
-                                       obj({{"field", s("$.dt")}, {"type", s("DATETIME")}}),
-                                       obj({{"field", s("$.ts")}, {"type", s("TIMESTAMP")}})}));
+  auto r =
+      t.create_index("when", arr({any_object({{"field", s("$.d")}, {"type", s("DATE")}}),
+                                  any_object({{"field", s("$.t")}, {"type", s("TIME")}}),
+                                  any_object({{"field", s("$.dt")}, {"type", s("DATETIME")}}),
+                                  any_object({{"field", s("$.ts")}, {"type", s("TIMESTAMP")}})}));
   ASSERT_TRUE(ok(r)) << describe(r);
   ASSERT_TRUE(ok(
       t.c.insert_json(t.schema, "c",
@@ -167,27 +157,28 @@ TEST(AdminIndex, FulltextIsCreated) {
   coll_session t;
   auto r =
       t.admin("create_collection_index",
-              obj({{"schema", s(t.schema)},
-                   {"collection", s("c")},
-                   {"name", s("ft")},
-                   {"type", s("FULLTEXT")},
-                   {"fields", arr({obj({{"field", s("$.body")}, {"type", s("FULLTEXT")}})})}}));
+              any_object({{"schema", s(t.schema)},
+                          {"collection", s("c")},
+                          {"name", s("ft")},
+                          {"type", s("FULLTEXT")},
+                          {"fields",
+                           arr({any_object({{"field", s("$.body")}, {"type", s("FULLTEXT")}})})}}));
   ASSERT_TRUE(ok(r)) << describe(r);
   auto kinds = t.catalog("DISTINCT INDEX_TYPE");
   EXPECT_NE(std::find(kinds.begin(), kinds.end(), "FULLTEXT"), kinds.end());
 }
 
 std::vector<frame> create_spatial(coll_session& t, const std::string& name, const Any& field) {
-  return t.admin("create_collection_index", obj({{"schema", s(t.schema)},
-                                                 {"collection", s("c")},
-                                                 {"name", s(name)},
-                                                 {"type", s("SPATIAL")},
-                                                 {"fields", arr({field})}}));
+  return t.admin("create_collection_index", any_object({{"schema", s(t.schema)},
+                                                        {"collection", s("c")},
+                                                        {"name", s(name)},
+                                                        {"type", s("SPATIAL")},
+                                                        {"fields", arr({field})}}));
 }
 
 TEST(AdminIndex, SpatialIndexOnARequiredGeoJsonField) {
   coll_session t;
-  const Any p = obj({{"field", s("$.p")}, {"type", s("GEOJSON")}, {"required", b(true)}});
+  const Any p = any_object({{"field", s("$.p")}, {"type", s("GEOJSON")}, {"required", b(true)}});
   ASSERT_TRUE(ok(
       t.c.insert_json(t.schema, "c", {R"({"_id":"1","p":{"type":"Point","coordinates":[1,2]}})"})));
   auto r = create_spatial(t, "sp", p);
@@ -227,17 +218,18 @@ TEST(AdminIndex, SpatialRules) {
   ASSERT_TRUE(ok(t.c.insert_json(t.schema, "c", {R"({"_id":"1"})"})));
   // Not required: MySQL's ALTER fails (ER_SPATIAL_CANT_HAVE_NULL) -> 5117.
   auto r = create_spatial(
-      t, "sp", obj({{"field", s("$.p")}, {"type", s("GEOJSON")}, {"required", b(false)}}));
+      t, "sp", any_object({{"field", s("$.p")}, {"type", s("GEOJSON")}, {"required", b(false)}}));
   EXPECT_EQ(error_of(r.back()).code(), 5117u) << describe(r);
   // A document without the field: 5117 too, and nothing is left behind.
-  r = create_spatial(t, "sp",
-                     obj({{"field", s("$.p")}, {"type", s("GEOJSON")}, {"required", b(true)}}));
+  r = create_spatial(
+      t, "sp", any_object({{"field", s("$.p")}, {"type", s("GEOJSON")}, {"required", b(true)}}));
   EXPECT_EQ(error_of(r.back()).code(), 5117u) << describe(r);
   EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 2u);
   // Only GEOJSON fields in a SPATIAL index; srid/options only on GEOJSON.
-  r = create_spatial(t, "sp", obj({{"field", s("$.p")}, {"type", s("INT")}}));
+  r = create_spatial(t, "sp", any_object({{"field", s("$.p")}, {"type", s("INT")}}));
   EXPECT_EQ(error_of(r.back()).code(), 5017u) << describe(r);
-  r = t.create_index("i", arr({obj({{"field", s("$.n")}, {"type", s("INT")}, {"srid", u(4326)}})}));
+  r = t.create_index(
+      "i", arr({any_object({{"field", s("$.n")}, {"type", s("INT")}, {"srid", u(4326)}})}));
   EXPECT_EQ(error_of(r.back()).code(), 5017u) << describe(r);
   EXPECT_EQ(t.catalog("COLUMN_NAME").size(), 2u);
 }
@@ -245,7 +237,7 @@ TEST(AdminIndex, SpatialRules) {
 TEST(AdminIndex, RequiredFieldMissingGives5115) {
   coll_session t;
   ASSERT_TRUE(ok(t.create_index(
-      "req", arr({obj({{"field", s("$.k")}, {"type", s("INT")}, {"required", b(true)}})}))));
+      "req", arr({any_object({{"field", s("$.k")}, {"type", s("INT")}, {"required", b(true)}})}))));
   ASSERT_TRUE(ok(t.c.insert_json(t.schema, "c", {R"({"_id":"1","k":1})"})));
   auto r = t.c.insert_json(t.schema, "c", {R"({"_id":"2"})"});
   EXPECT_EQ(error_of(r.back()).code(), 5115u) << describe(r);
@@ -256,51 +248,55 @@ TEST(AdminIndex, RequiredFieldMissingGives5115) {
 
 TEST(AdminIndex, Errors) {
   coll_session t;
-  const Any age = arr({obj({{"field", s("$.age")}, {"type", s("INT")}})});
+  const Any age = arr({any_object({{"field", s("$.age")}, {"type", s("INT")}})});
   ASSERT_TRUE(ok(t.create_index("i", age)));
   EXPECT_EQ(error_of(t.create_index("i", age).back()).code(), 1061u); // duplicate key name
   EXPECT_EQ(
-      error_of(t.create_index("j", arr({obj({{"field", s("$.a")}, {"type", s("BLOB")}})})).back())
+      error_of(
+          t.create_index("j", arr({any_object({{"field", s("$.a")}, {"type", s("BLOB")}})})).back())
           .code(),
       5017u);
-  EXPECT_EQ(error_of(t.create_index("k", arr({obj({{"type", s("INT")}})})).back()).code(), 5015u);
+  EXPECT_EQ(error_of(t.create_index("k", arr({any_object({{"type", s("INT")}})})).back()).code(),
+            5015u);
   EXPECT_EQ(error_of(t.drop_index("nope").back()).code(), 1091u);
-  auto r = t.admin("create_collection_index", obj({{"schema", s(t.schema)},
-                                                   {"collection", s("missing")},
-                                                   {"name", s("x")},
-                                                   {"fields", age}}));
+  auto r = t.admin("create_collection_index", any_object({{"schema", s(t.schema)},
+                                                          {"collection", s("missing")},
+                                                          {"name", s("x")},
+                                                          {"fields", age}}));
   EXPECT_EQ(error_of(r.back()).code(), 1146u);
 }
 
 TEST(AdminOptions, ModifyStoresValidationAndGetReturnsIt) {
   coll_session t;
   auto get = [&] {
-    auto r = t.admin(
-        "get_collection_options",
-        obj({{"schema", s(t.schema)}, {"name", s("c")}, {"options", arr({s("validation")})}}));
+    auto r = t.admin("get_collection_options", any_object({{"schema", s(t.schema)},
+                                                           {"name", s("c")},
+                                                           {"options", arr({s("validation")})}}));
     auto v = column_strings(r);
     std::string text = v.empty() ? describe(r) : v[0];
     text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
     return text;
   };
   EXPECT_NE(get().find(R"("level":"off")"), std::string::npos) << get();
-  auto schema_obj = obj({{"type", s("object")}, {"required", arr({s("name")})}});
-  auto r =
-      t.admin("modify_collection_options",
-              obj({{"schema", s(t.schema)},
-                   {"name", s("c")},
-                   {"options",
-                    obj({{"validation", obj({{"schema", schema_obj}, {"level", s("OFF")}})}})}}));
+  auto schema_obj = any_object({{"type", s("object")}, {"required", arr({s("name")})}});
+  auto r = t.admin(
+      "modify_collection_options",
+      any_object({{"schema", s(t.schema)},
+                  {"name", s("c")},
+                  {"options", any_object({{"validation", any_object({{"schema", schema_obj},
+                                                                     {"level", s("OFF")}})}})}}));
   ASSERT_TRUE(ok(r)) << describe(r);
   EXPECT_NE(get().find(R"("required":["name"])"), std::string::npos) << get();
   // Unknown option: 5021; STRICT: refused (MariaDB cannot validate).
-  r = t.admin("modify_collection_options",
-              obj({{"schema", s(t.schema)}, {"name", s("c")}, {"options", obj({{"x", b(true)}})}}));
+  r = t.admin("modify_collection_options", any_object({{"schema", s(t.schema)},
+                                                       {"name", s("c")},
+                                                       {"options", any_object({{"x", b(true)}})}}));
   EXPECT_EQ(error_of(r.back()).code(), 5021u);
   r = t.admin("modify_collection_options",
-              obj({{"schema", s(t.schema)},
-                   {"name", s("c")},
-                   {"options", obj({{"validation", obj({{"level", s("strict")}})}})}}));
+              any_object({{"schema", s(t.schema)},
+                          {"name", s("c")},
+                          {"options",
+                           any_object({{"validation", any_object({{"level", s("strict")}})}})}}));
   EXPECT_EQ(error_of(r.back()).code(), 5017u);
   EXPECT_NE(get().find(R"("required":["name"])"), std::string::npos) << get();
 }

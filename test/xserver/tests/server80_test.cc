@@ -23,37 +23,11 @@ std::uint16_t port80() {
   return env_port("XS_PORT_80");
 }
 
-Mysqlx::Connection::Capabilities get_caps(xclient& c) {
-  c.send(client_msg::con_capabilities_get, Mysqlx::Connection::CapabilitiesGet());
-  auto r = c.reply();
-  Mysqlx::Connection::Capabilities caps;
-  EXPECT_TRUE(is(r.back(), server_msg::conn_capabilities)) << describe(r);
-  caps.ParseFromString(r.back().payload);
-  return caps;
-}
-
-const Any* find_cap(const Mysqlx::Connection::Capabilities& caps, const std::string& name) {
-  for (const auto& c : caps.capabilities())
-    if (c.name() == name) return &c.value();
-  return nullptr;
-}
-
 std::vector<std::string> mechanisms(const Mysqlx::Connection::Capabilities& caps) {
   std::vector<std::string> out;
   if (const Any* m = find_cap(caps, "authentication.mechanisms"))
     for (const auto& v : m->array().value()) out.push_back(v.scalar().v_string().value());
   return out;
-}
-
-std::vector<frame> cap_set(xclient& c, const std::vector<std::pair<std::string, Any>>& caps) {
-  Mysqlx::Connection::CapabilitiesSet set;
-  for (const auto& [name, value] : caps) {
-    auto* cap = set.mutable_capabilities()->add_capabilities();
-    cap->set_name(name);
-    *cap->mutable_value() = value;
-  }
-  c.send(client_msg::con_capabilities_set, set);
-  return c.reply();
 }
 
 Any bool_any(bool v) {
@@ -187,63 +161,6 @@ TEST(Xserverd80, MessagesBeforeAuthenticationAreFatal) {
   EXPECT_EQ(e.code(), 5000u);
   EXPECT_EQ(e.severity(), Mysqlx::Error::FATAL);
 }
-
-} // namespace
-} // namespace xtest
-
-namespace xtest {
-namespace {
-
-Any compression_cap(const std::string& algorithm) {
-  Any a;
-  a.set_type(Any::OBJECT);
-  auto* f = a.mutable_obj()->add_fld();
-  f->set_key("algorithm");
-  f->mutable_value()->set_type(Any::SCALAR);
-  f->mutable_value()->mutable_scalar()->set_type(Scalar::V_STRING);
-  f->mutable_value()->mutable_scalar()->mutable_v_string()->set_value(algorithm);
-  return a;
-}
-
-TEST(Xserverd80, OffersZstdAndDeflateAndRefusesOthers) {
-  xclient c(port80());
-  auto caps = get_caps(c);
-  const Any* comp = find_cap(caps, "compression");
-  ASSERT_NE(comp, nullptr);
-  ASSERT_EQ(comp->obj().fld(0).key(), "algorithm");
-  std::vector<std::string> offered;
-  for (const auto& v : comp->obj().fld(0).value().array().value())
-    offered.push_back(v.scalar().v_string().value());
-  EXPECT_EQ(offered, (std::vector<std::string>{"zstd_stream", "deflate_stream"}));
-  EXPECT_EQ(error_of(cap_set(c, {{"compression", compression_cap("snappy")}}).back()).code(),
-            5175u);
-}
-
-// The client asks in upper case (MySQL ignores the case), the server starts
-// compressing after authentication, and both directions stay in step.
-class Xserverd80Compression : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(Xserverd80Compression, BothWays) {
-  xclient c(port80());
-  std::string upper = GetParam();
-  for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  auto r = cap_set(c, {{"compression", compression_cap(upper)}});
-  ASSERT_TRUE(is(r.back(), server_msg::ok)) << describe(r);
-  c.enable_compression(/*outgoing=*/false, GetParam());
-  auto a = c.auth("MYSQL41", user, password);
-  ASSERT_TRUE(is(a.back(), server_msg::sess_authenticate_ok)) << describe(a);
-  EXPECT_EQ(c.compressed_frames_read(), 0); // the server compresses after authentication
-  c.enable_compression(/*outgoing=*/true, GetParam());
-  for (int n : {1000, 300000, 7}) {
-    auto rows = column_strings(c.sql("SELECT REPEAT('x', " + std::to_string(n) + ")"));
-    ASSERT_EQ(rows.size(), 1u);
-    EXPECT_EQ(rows[0], std::string(n, 'x'));
-  }
-  EXPECT_GE(c.compressed_frames_read(), 3);
-}
-
-INSTANTIATE_TEST_SUITE_P(Algorithms, Xserverd80Compression,
-                         ::testing::Values("zstd_stream", "deflate_stream"));
 
 } // namespace
 } // namespace xtest

@@ -61,9 +61,49 @@ std::optional<frame> xclient::read() {
     auto n = m_stream->read_some(buf, sizeof buf);
     if (!n.ok()) return std::nullopt;
     if (m_outer.feed({buf, n.value()}).ok())
-      while (auto outer = m_outer.next()) m_compressed_read += outer->type == 19;
+      while (auto outer = m_outer.next()) {
+        m_compressed_read += outer->type == 19;
+        m_wire_frames.push_back(std::move(*outer));
+      }
     if (!m_reader.feed({buf, n.value()}).ok()) throw std::runtime_error("bad frame from server");
   }
+}
+
+Mysqlx::Connection::Capabilities get_caps(xclient& c) {
+  c.send(client_msg::con_capabilities_get, Mysqlx::Connection::CapabilitiesGet());
+  auto r = c.reply();
+  Mysqlx::Connection::Capabilities caps;
+  if (!is(r.back(), server_msg::conn_capabilities) || !caps.ParseFromString(r.back().payload))
+    throw std::runtime_error("no Capabilities: " + describe(r));
+  return caps;
+}
+
+const Any* find_cap(const Mysqlx::Connection::Capabilities& caps, const std::string& name) {
+  for (const auto& c : caps.capabilities())
+    if (c.name() == name) return &c.value();
+  return nullptr;
+}
+
+std::vector<frame> cap_set(xclient& c, const std::vector<std::pair<std::string, Any>>& caps) {
+  Mysqlx::Connection::CapabilitiesSet set;
+  for (const auto& [name, value] : caps) {
+    auto* cap = set.mutable_capabilities()->add_capabilities();
+    cap->set_name(name);
+    *cap->mutable_value() = value;
+  }
+  c.send(client_msg::con_capabilities_set, set);
+  return c.reply();
+}
+
+Any any_object(const std::vector<std::pair<std::string, Any>>& fields) {
+  Any a;
+  a.set_type(Any::OBJECT);
+  for (const auto& [k, v] : fields) {
+    auto* f = a.mutable_obj()->add_fld();
+    f->set_key(k);
+    *f->mutable_value() = v;
+  }
+  return a;
 }
 
 std::vector<frame> xclient::reply() {

@@ -8,6 +8,7 @@
 #include "cdk/protocol/frame.h"
 #include "cdk/protocol/msg_types.h"
 #include "mysqlx.pb.h"
+#include "mysqlx_connection.pb.h"
 #include "mysqlx_crud.pb.h"
 #include "mysqlx_datatypes.pb.h"
 #include "mysqlx_notice.pb.h"
@@ -16,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace xtest {
@@ -48,6 +50,9 @@ public:
   // frames from now on, and compress what we send if `outgoing`.
   void enable_compression(bool outgoing, const std::string& algorithm = "deflate_stream");
   int compressed_frames_read() const { return m_compressed_read; }
+  // Every frame as it came off the wire, Compression messages unexpanded.
+  const std::vector<frame>& wire_frames() const { return m_wire_frames; }
+  void clear_wire_frames() { m_wire_frames.clear(); }
   // Full MYSQL41 / SHA256_MEMORY exchange, or PLAIN; returns the last reply.
   std::vector<frame> auth(const std::string& mech, const std::string& user,
                           const std::string& password, const std::string& schema = "");
@@ -65,7 +70,19 @@ private:
   cdk::protocol::frame_compressor m_compressor;
   cdk::protocol::frame_decoder m_outer; // the same bytes, unexpanded: counts Compression frames
   int m_compressed_read = 0;
+  std::vector<frame> m_wire_frames;
 };
+
+// Capabilities: Get, one capability of the answer, Set (returns the reply).
+Mysqlx::Connection::Capabilities get_caps(xclient& c);
+const Mysqlx::Datatypes::Any* find_cap(const Mysqlx::Connection::Capabilities& caps,
+                                       const std::string& name);
+std::vector<frame> cap_set(xclient& c,
+                           const std::vector<std::pair<std::string, Mysqlx::Datatypes::Any>>& caps);
+
+// An OBJECT Any of the given fields, for capabilities and admin arguments.
+Mysqlx::Datatypes::Any
+any_object(const std::vector<std::pair<std::string, Mysqlx::Datatypes::Any>>& fields);
 
 // Decoding helpers for assertions.
 Mysqlx::Error error_of(const frame& f);
