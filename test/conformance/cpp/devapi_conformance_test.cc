@@ -1,0 +1,309 @@
+// The official MySQL Connector/C++ 8.3 against xserverd, with X Protocol
+// compression. Compiled only against the peer's installed headers and library
+// (build_peer.sh, peer_programs/), written by us with the public X DevAPI.
+//
+// The expectations are MySQL's behaviour (shared/reference/
+// xprotocol-compression-facts.md), not what xserverd does today:
+// - MySQL 8.0 offers deflate_stream, lz4_message and zstd_stream, so a
+//   session with compression REQUIRED and any one of them connects, and the
+//   default (PREFERRED) connects compressed;
+// - MySQL 5.7 offers no compression: PREFERRED connects uncompressed,
+//   REQUIRED fails with the connector's own error.
+// Each test is run by ctest on its own, under `timeout`: the connector spins
+// forever on compressed replies it misreads, and a hang must fail fast.
+//
+// Environment (set by the ctest fixtures, as for the Node.js suite):
+// MYSQLX_TEST_URI_80 / MYSQLX_TEST_URI_57, MYSQLX_TEST_CA_80 / MYSQLX_TEST_CA_57.
+//
+// Not asserted: which algorithm a session negotiated. MySQL reports it in
+// `SHOW STATUS LIKE 'Mysqlx_compression_algorithm'`; xserverd sends SQL to
+// MariaDB, which has no such variable, so the check would only fail on a
+// missing feature of the test server.
+#include <chrono>
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <iostream>
+#include <mysqlx/xdevapi.h>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* const k_schema = "conformance_cpp";
+
+std::string env(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  if (!v || !*v) throw std::runtime_error(name + " is not set (run the test through ctest)");
+  return v;
+}
+
+// What a test is doing, printed as it goes: when `timeout` kills a hung test,
+// the last step shows where it hung.
+void step(const std::string& what) {
+  std::cout << "[ step     ] " << what << std::endl;
+}
+
+// config: "disabled" (compression off: the control, checking the cases
+// themselves), "preferred" (the connector's default, nothing set), "required"
+// (REQUIRED with the default algorithm list), or one algorithm name (REQUIRED
+// with only that algorithm).
+mysqlx::SessionSettings settings(const std::string& server, const std::string& config) {
+  step("connect, compression " + config);
+  mysqlx::SessionSettings s(env("MYSQLX_TEST_URI_" + server));
+  s.set(mysqlx::SessionOption::SSL_MODE, mysqlx::SSLMode::VERIFY_CA, mysqlx::SessionOption::SSL_CA,
+        env("MYSQLX_TEST_CA_" + server), mysqlx::SessionOption::CONNECT_TIMEOUT,
+        std::chrono::seconds(10));
+  if (config == "disabled")
+    s.set(mysqlx::SessionOption::COMPRESSION, mysqlx::CompressionMode::DISABLED);
+  else if (config != "preferred")
+    s.set(mysqlx::SessionOption::COMPRESSION, mysqlx::CompressionMode::REQUIRED);
+  if (config != "disabled" && config != "preferred" && config != "required")
+    s.set(mysqlx::SessionOption::COMPRESSION_ALGORITHMS, config);
+  return s;
+}
+
+// A fresh collection per test and configuration: ctest runs tests in parallel.
+mysqlx::Collection fresh_collection(mysqlx::Session& s, const std::string& name) {
+  s.sql(std::string("CREATE SCHEMA IF NOT EXISTS ") + k_schema).execute();
+  mysqlx::Schema schema = s.getSchema(k_schema);
+  schema.dropCollection(name);
+  return schema.createCollection(name);
+}
+
+std::string letters(unsigned n, std::size_t len) {
+  return std::string(len, static_cast<char>('a' + n % 26));
+}
+
+// A document of about 2 KB, so every add() message is over the 1000 bytes
+// above which the connector compresses what it sends.
+std::string wide_doc(unsigned n, bool with_id = false) {
+  std::string doc = "{";
+  if (with_id) doc += R"("_id":"doc)" + std::to_string(n) + R"(",)";
+  return doc + R"("n":)" + std::to_string(n) + R"(,"text":")" + letters(n, 2000) + R"("})";
+}
+
+std::vector<std::string> wide_docs(unsigned count, bool with_ids = false) {
+  std::vector<std::string> docs;
+  for (unsigned i = 0; i < count; ++i) docs.push_back(wide_doc(i, with_ids));
+  return docs;
+}
+
+// 10,000 rows of ~210 bytes (about 2 MB, so about a hundred of MySQL's ~24 KB
+// compressed blocks), from a cross join that MySQL and MariaDB both run.
+void check_large_sql_result(mysqlx::Session& s) {
+  const char* digits = "(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 "
+                       "UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL "
+                       "SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)";
+  const std::string query =
+      std::string("SELECT n, CONCAT(n, ':', REPEAT(SUBSTRING('abcdefghijklmnopqrstuvwxyz', "
+                  "n % 26 + 1, 1), 200)) AS t, IF(n % 3 = 0, NULL, n * 2) AS maybe FROM "
+                  "(SELECT a.d * 1000 + b.d * 100 + c.d * 10 + e.d AS n FROM ") +
+      digits + " a CROSS JOIN " + digits + " b CROSS JOIN " + digits + " c CROSS JOIN " + digits +
+      " e) nums ORDER BY n";
+  for (int round = 0; round < 2; ++round) { // the second reuses the connection's streams
+    step("SELECT of 10,000 rows, round " + std::to_string(round + 1));
+    mysqlx::SqlResult res = s.sql(query).execute();
+    ASSERT_EQ(res.getColumnCount(), 3u);
+    unsigned expected = 0;
+    for (mysqlx::Row row : res) {
+      ASSERT_EQ(row[0].get<int>(), static_cast<int>(expected));
+      ASSERT_EQ(row[1].get<std::string>(), std::to_string(expected) + ":" + letters(expected, 200));
+      if (expected % 3 == 0)
+        ASSERT_TRUE(row[2].isNull()) << expected;
+      else
+        ASSERT_EQ(row[2].get<int>(), static_cast<int>(expected * 2));
+      ++expected;
+    }
+    ASSERT_EQ(expected, 10000u);
+  }
+  step("a small SELECT after them");
+  mysqlx::Row one = s.sql("SELECT 42, 'after'").execute().fetchOne();
+  EXPECT_EQ(one[0].get<int>(), 42);
+  EXPECT_EQ(one[1].get<std::string>(), "after");
+}
+
+bool is_server_id(const std::string& id) {
+  if (id.size() != 28) return false;
+  for (char c : id)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+// 8.0: compression PREFERRED (the default) or REQUIRED with each algorithm.
+class Mysql80 : public ::testing::TestWithParam<std::string> {
+protected:
+  mysqlx::Session session() { return mysqlx::Session(settings("80", GetParam())); }
+  std::string name(const std::string& what) const { return what + "_" + GetParam(); }
+};
+
+TEST_P(Mysql80, SqlLargeResult) {
+  mysqlx::Session s = session();
+  check_large_sql_result(s);
+}
+
+TEST_P(Mysql80, CollectionCrud) {
+  mysqlx::Session s = session();
+  mysqlx::Collection c = fresh_collection(s, name("crud"));
+  step("add() of 200 documents of 2 KB, then 5 small ones");
+  EXPECT_EQ(c.add(wide_docs(200)).execute().getAffectedItemsCount(), 200u);
+  for (unsigned n = 200; n < 205; ++n)
+    EXPECT_EQ(c.add(R"({"n":)" + std::to_string(n) + "}").execute().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(c.count(), 205u);
+
+  step("find() of the 200 large documents (~400 KB of replies)");
+  mysqlx::DocResult all = c.find("n < 200").sort("n ASC").execute();
+  unsigned expected = 0;
+  for (mysqlx::DbDoc doc : all) {
+    ASSERT_EQ(doc["n"].get<int>(), static_cast<int>(expected));
+    ASSERT_EQ(doc["text"].get<std::string>(), letters(expected, 2000));
+    ++expected;
+  }
+  EXPECT_EQ(expected, 200u);
+
+  step("find() with fields() and sort()");
+  std::vector<mysqlx::DbDoc> few =
+      c.find("n >= 198").fields("n AS n").sort("n DESC").execute().fetchAll();
+  ASSERT_EQ(few.size(), 7u);
+  EXPECT_EQ(few[0]["n"].get<int>(), 204);
+  EXPECT_EQ(few[6]["n"].get<int>(), 198);
+
+  step("modify()");
+  EXPECT_EQ(c.modify("n % 2 = 0").set("even", true).execute().getAffectedItemsCount(), 103u);
+  EXPECT_EQ(c.find("even = true").execute().count(), 103u);
+  EXPECT_EQ(c.modify("n = 1").set("text", "short").execute().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(c.find("n = 1").execute().fetchOne()["text"].get<std::string>(), "short");
+
+  step("remove()");
+  EXPECT_EQ(c.remove("n >= 100").execute().getAffectedItemsCount(), 105u);
+  EXPECT_EQ(c.count(), 100u);
+}
+
+TEST_P(Mysql80, GeneratedIds) {
+  mysqlx::Session s = session();
+  mysqlx::Collection c = fresh_collection(s, name("ids"));
+  step("add() of 3 documents without _id (one large) and 1 with");
+  mysqlx::Result r =
+      c.add(R"({"k":1})", wide_doc(2), R"({"_id":"mine","k":3})", R"({"k":4})").execute();
+  EXPECT_EQ(r.getAffectedItemsCount(), 4u);
+  std::vector<std::string> ids = r.getGeneratedIds();
+  ASSERT_EQ(ids.size(), 3u);
+  for (const std::string& id : ids) EXPECT_TRUE(is_server_id(id)) << id;
+  EXPECT_LT(ids[0], ids[1]);
+  EXPECT_LT(ids[1], ids[2]);
+  step("getOne() of each");
+  EXPECT_EQ(c.getOne(ids[0])["k"].get<int>(), 1);
+  EXPECT_EQ(c.getOne(ids[1])["n"].get<int>(), 2);
+  EXPECT_EQ(c.getOne(ids[2])["k"].get<int>(), 4);
+  EXPECT_EQ(c.getOne("mine")["k"].get<int>(), 3);
+
+  step("add() of 100 documents of 2 KB without _id");
+  std::vector<std::string> more = c.add(wide_docs(100)).execute().getGeneratedIds();
+  ASSERT_EQ(more.size(), 100u);
+  std::set<std::string> unique(more.begin(), more.end());
+  EXPECT_EQ(unique.size(), 100u);
+  for (const std::string& id : more) {
+    EXPECT_TRUE(is_server_id(id)) << id;
+    EXPECT_GT(id, ids[2]);
+  }
+  EXPECT_EQ(c.count(), 104u);
+}
+
+// The connector prepares a statement on its second execution with new bound
+// values (Prepare + Execute), and executes the prepared one after that.
+TEST_P(Mysql80, PreparedStatements) {
+  mysqlx::Session s = session();
+  mysqlx::Collection c = fresh_collection(s, name("prepared"));
+  step("add() of 100 documents of 2 KB");
+  ASSERT_EQ(c.add(wide_docs(100)).execute().getAffectedItemsCount(), 100u);
+
+  step("find(\"n = :n\") with bind(), 6 times");
+  mysqlx::CollectionFind one = c.find("n = :n");
+  for (int n = 0; n < 6; ++n) {
+    std::vector<mysqlx::DbDoc> docs = one.bind("n", n).execute().fetchAll();
+    ASSERT_EQ(docs.size(), 1u) << "n=" << n;
+    EXPECT_EQ(docs[0]["n"].get<int>(), n);
+    EXPECT_EQ(docs[0]["text"].get<std::string>(), letters(n, 2000));
+  }
+
+  step("find(\"n >= :lo\") with bind(), 4 times (large results)");
+  mysqlx::CollectionFind range = c.find("n >= :lo").sort("n ASC");
+  for (int lo = 0; lo < 4; ++lo) {
+    int expected = lo;
+    for (mysqlx::DbDoc doc : range.bind("lo", lo).execute()) {
+      ASSERT_EQ(doc["n"].get<int>(), expected);
+      ASSERT_EQ(doc["text"].get<std::string>(), letters(expected, 2000));
+      ++expected;
+    }
+    EXPECT_EQ(expected, 100) << "lo=" << lo;
+  }
+
+  step("modify(\"n = :n\") with bind(), 6 times");
+  mysqlx::CollectionModify mark = c.modify("n = :n").set("seen", true);
+  for (int n = 10; n < 16; ++n)
+    EXPECT_EQ(mark.bind("n", n).execute().getAffectedItemsCount(), 1u) << "n=" << n;
+  EXPECT_EQ(c.find("seen = true").execute().count(), 6u);
+
+  step("remove(\"n = :n\") with bind(), 4 times");
+  mysqlx::CollectionRemove drop = c.remove("n = :n");
+  for (int n = 20; n < 24; ++n)
+    EXPECT_EQ(drop.bind("n", n).execute().getAffectedItemsCount(), 1u) << "n=" << n;
+  EXPECT_EQ(c.count(), 96u);
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
+
+INSTANTIATE_TEST_SUITE_P(Compression, Mysql80,
+                         ::testing::Values("disabled", "preferred", "zstd_stream", "lz4_message",
+                                           "deflate_stream"),
+                         param_name);
+
+// 5.7 (xserverd --emulate 5.7): no compression capability.
+TEST(Mysql57, PreferredSqlLargeResult) {
+  mysqlx::Session s(settings("57", "preferred"));
+  check_large_sql_result(s);
+}
+
+TEST(Mysql57, PreferredCollectionCrud) {
+  mysqlx::Session s(settings("57", "preferred"));
+  mysqlx::Collection c = fresh_collection(s, "crud_57");
+  // 5.7 makes no ids: the documents carry their own.
+  mysqlx::Result r = c.add(wide_docs(200, true)).execute();
+  EXPECT_EQ(r.getAffectedItemsCount(), 200u);
+  EXPECT_EQ(c.count(), 200u);
+  unsigned expected = 0;
+  for (mysqlx::DbDoc doc : c.find().sort("n ASC").execute()) {
+    ASSERT_EQ(doc["_id"].get<std::string>(), "doc" + std::to_string(expected));
+    ASSERT_EQ(doc["text"].get<std::string>(), letters(expected, 2000));
+    ++expected;
+  }
+  EXPECT_EQ(expected, 200u);
+  mysqlx::CollectionFind one = c.find("n = :n");
+  for (int n = 0; n < 4; ++n) EXPECT_EQ(one.bind("n", n).execute().count(), 1u);
+  EXPECT_EQ(c.modify("n < 50").set("low", true).execute().getAffectedItemsCount(), 50u);
+  EXPECT_EQ(c.remove("n >= 150").execute().getAffectedItemsCount(), 50u);
+  EXPECT_EQ(c.count(), 150u);
+}
+
+class Mysql57Required : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Mysql57Required, Fails) {
+  try {
+    mysqlx::Session s(settings("57", GetParam()));
+    ADD_FAILURE() << "a session with compression REQUIRED connected to 5.7";
+  } catch (const mysqlx::Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("Compression requested but the server does not support it"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Compression, Mysql57Required,
+                         ::testing::Values("required", "zstd_stream", "lz4_message",
+                                           "deflate_stream"),
+                         param_name);
+
+} // namespace
