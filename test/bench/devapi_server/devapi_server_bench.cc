@@ -1,14 +1,26 @@
 // Issue 6: the connector's own cost against a live server (xserverd, 8.0
-// mode, started on port 33186 by this program and stopped at exit).
+// mode, started by this program and stopped at exit; port 33186, or 33187 for
+// the peer build, or $MYSQLX_BENCH_PORT).
 //
-// CPU figures are the client process's user + system time only
-// (MeasureProcessCPUTime(): getrusage(RUSAGE_SELF)), so xserverd's and
-// MariaDB's work is excluded; `cpu_per_doc` is that time divided by the
-// documents handled (target for bulk add: <= 1 us). Documents are 100 bytes
-// of JSON text without `_id`. Sessions use ssl-mode=disabled and
-// compression=disabled so the connector's work is what is measured;
-// BM_Add/defaults repeats the bulk add with TLS and compression as a user
-// gets them by default.
+// The same source builds twice: bench_devapi_server against libmysqlx, and
+// bench_devapi_server_peer against the official Connector/C++ 8.3
+// (MYSQLX_BENCH_PEER, built by test/conformance/cpp/peer_programs with the
+// peer that build_peer.sh installs). Only the public X DevAPI is used; what
+// only libmysqlx has is under #ifndef MYSQLX_BENCH_PEER.
+//
+// CPU figures of BM_Add, BM_AddClientIds, BM_AddDefaults and BM_Find are the
+// client process's user + system time only (MeasureProcessCPUTime():
+// getrusage(RUSAGE_SELF)), so xserverd's and MariaDB's work is excluded;
+// `cpu_per_doc` is that time divided by the documents handled (target for
+// bulk add: <= 1 us). Documents are 100 bytes of JSON text without `_id`.
+// Sessions use ssl-mode=disabled and compression=disabled so the connector's
+// work is what is measured; BM_Add/defaults repeats the bulk add with TLS and
+// compression as a user gets them by default.
+//
+// BM_AddCompression/<c> and BM_FindCompression/<c> measure the same bulk add
+// and find with compression off or REQUIRED with one algorithm (no TLS), in
+// CPU time of the benchmarking thread (Google Benchmark's default), so
+// `cpu_per_doc` is the client thread's CPU per document.
 //
 // BM_RoundTripsSingleAdd runs single-document add().execute() through a
 // counting TCP proxy (counting_proxy.h) and reports request/reply flights
@@ -17,15 +29,72 @@
 #include "test/bench/xserver/bench_server.h"
 
 #include <benchmark/benchmark.h>
+#include <chrono>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <mysqlx/xdevapi.h>
+#include <thread>
 
 namespace {
 
-constexpr int k_port = 33186;
+#ifdef MYSQLX_BENCH_PEER
+constexpr const char* k_name = "bench_devapi_server_peer";
+constexpr int k_default_port = 33187;
+#else
+constexpr const char* k_name = "bench_devapi_server";
+constexpr int k_default_port = 33186;
+#endif
 constexpr const char* k_plain = "?ssl-mode=disabled&compression=disabled";
 std::unique_ptr<bench_server::server> g_server;
+int g_port = k_default_port;
 unsigned g_next_doc = 0;
+
+// A benchmark that runs longer than this has hung (the official client spins
+// forever on compressed replies it misreads): the watchdog stops the server
+// and ends the program, so `./dev bench` fails instead of hanging.
+int g_hang_seconds = 300; // $MYSQLX_BENCH_HANG_SECONDS
+std::mutex g_watch_mutex;
+std::string g_watched;
+std::chrono::steady_clock::time_point g_deadline;
+
+struct watch {
+  explicit watch(const std::string& what) {
+    const std::lock_guard<std::mutex> lock(g_watch_mutex);
+    g_watched = what;
+    g_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(g_hang_seconds);
+  }
+  ~watch() {
+    const std::lock_guard<std::mutex> lock(g_watch_mutex);
+    g_watched.clear();
+  }
+};
+
+void start_watchdog() {
+  std::thread([] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      const std::lock_guard<std::mutex> lock(g_watch_mutex);
+      if (g_watched.empty() || std::chrono::steady_clock::now() < g_deadline) continue;
+      std::fprintf(stderr, "%s: %s hung (over %d s); stopping\n", k_name, g_watched.c_str(),
+                   g_hang_seconds);
+      if (!bench_server::stop_command().empty())
+        (void)std::system(bench_server::stop_command().c_str());
+      std::_Exit(3);
+    }
+  }).detach();
+}
+
+// Runs one benchmark body under the watchdog; an exception (a session the
+// server refuses, say) skips this benchmark with its message, not the rest.
+template <class F> void guarded(benchmark::State& state, const std::string& what, F body) {
+  const watch w(what);
+  try {
+    body();
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
 
 std::string uri_on_port(int port) {
   std::string uri = g_server->uri();
@@ -39,19 +108,21 @@ void set_per_doc(benchmark::State& state, std::int64_t docs_per_iteration) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void run_adds(benchmark::State& state, const std::string& options, const char* collection) {
-  mysqlx::Session s(g_server->uri() + options);
-  mysqlx::Collection c = s.getSchema("bench").createCollection(collection, true);
-  const auto n = static_cast<unsigned>(state.range(0));
-  for (auto _ : state) {
-    state.PauseTiming(); // documents are the user's: not the connector's cost
-    const auto docs = bench_server::documents(g_next_doc, n);
-    g_next_doc += n;
-    state.ResumeTiming();
-    const mysqlx::Result r = c.add(docs).execute();
-    if (r.getAffectedItemsCount() != n) state.SkipWithError("add: wrong affected count");
-  }
-  set_per_doc(state, n);
+void run_adds(benchmark::State& state, const std::string& options, const std::string& collection) {
+  guarded(state, "add " + collection, [&] {
+    mysqlx::Session s(g_server->uri() + options);
+    mysqlx::Collection c = s.getSchema("bench").createCollection(collection, true);
+    const auto n = static_cast<unsigned>(state.range(0));
+    for (auto _ : state) {
+      state.PauseTiming(); // documents are the user's: not the connector's cost
+      const auto docs = bench_server::documents(g_next_doc, n);
+      g_next_doc += n;
+      state.ResumeTiming();
+      const mysqlx::Result r = c.add(docs).execute();
+      if (r.getAffectedItemsCount() != n) state.SkipWithError("add: wrong affected count");
+    }
+    set_per_doc(state, n);
+  });
 }
 
 // Server-generated ids (8.0): documents go out without `_id`.
@@ -62,11 +133,13 @@ BENCHMARK(BM_Add)->Arg(1)->Iterations(2000)->MeasureProcessCPUTime();
 BENCHMARK(BM_Add)->Arg(100)->Iterations(200)->MeasureProcessCPUTime();
 BENCHMARK(BM_Add)->Arg(10000)->Iterations(10)->MeasureProcessCPUTime();
 
-// docid-mode=client: the connector generates each id and splices it in.
+#ifndef MYSQLX_BENCH_PEER
+// docid-mode=client (ours): the connector generates each id and splices it in.
 void BM_AddClientIds(benchmark::State& state) {
   run_adds(state, std::string(k_plain) + "&docid-mode=client", "add_client_ids");
 }
 BENCHMARK(BM_AddClientIds)->Arg(10000)->Iterations(10)->MeasureProcessCPUTime();
+#endif
 
 // Default options: TLS and (when the server offers it) compression.
 void BM_AddDefaults(benchmark::State& state) {
@@ -75,44 +148,72 @@ void BM_AddDefaults(benchmark::State& state) {
 BENCHMARK(BM_AddDefaults)->Arg(10000)->Iterations(10)->MeasureProcessCPUTime();
 
 // find() of a 10,000-document collection, every document fetched.
+void run_finds(benchmark::State& state, const std::string& options) {
+  guarded(state, "find " + options, [&] {
+    mysqlx::Session s(g_server->uri() + options);
+    mysqlx::Collection c = s.getSchema("bench").createCollection("find_source", true);
+    const auto n = static_cast<unsigned>(state.range(0));
+    if (c.count() != n) {
+      c.remove("true").execute();
+      c.add(bench_server::documents(0, n)).execute();
+    }
+    for (auto _ : state) {
+      mysqlx::DocResult r = c.find().execute();
+      const std::vector<mysqlx::DbDoc> docs = r.fetchAll();
+      if (docs.size() != n) state.SkipWithError("find: wrong document count");
+      benchmark::DoNotOptimize(docs.data());
+    }
+    set_per_doc(state, n);
+  });
+}
+
 void BM_Find(benchmark::State& state) {
-  mysqlx::Session s(g_server->uri() + k_plain);
-  mysqlx::Collection c = s.getSchema("bench").createCollection("find_source", true);
-  const auto n = static_cast<unsigned>(state.range(0));
-  if (c.count() != n) {
-    c.remove("true").execute();
-    c.add(bench_server::documents(0, n)).execute();
-  }
-  for (auto _ : state) {
-    mysqlx::DocResult r = c.find().execute();
-    const mysqlx::DocList docs = r.fetchAll();
-    if (docs.size() != n) state.SkipWithError("find: wrong document count");
-    benchmark::DoNotOptimize(docs.data());
-  }
-  set_per_doc(state, n);
+  run_finds(state, k_plain);
 }
 BENCHMARK(BM_Find)->Arg(10000)->Iterations(20)->MeasureProcessCPUTime();
+
+// Compression off, or REQUIRED with one algorithm; thread CPU time.
+std::string compression_options(const std::string& algorithm) {
+  if (algorithm == "off") return k_plain;
+  return "?ssl-mode=disabled&compression=required&compression-algorithms=" + algorithm;
+}
+
+void BM_AddCompression(benchmark::State& state, const char* algorithm) {
+  run_adds(state, compression_options(algorithm), std::string("add_") + algorithm);
+}
+void BM_FindCompression(benchmark::State& state, const char* algorithm) {
+  run_finds(state, compression_options(algorithm));
+}
+#define MYSQLX_BENCH_COMPRESSION(algorithm)                                                        \
+  BENCHMARK_CAPTURE(BM_AddCompression, algorithm, #algorithm)->Arg(10000)->Iterations(10);         \
+  BENCHMARK_CAPTURE(BM_FindCompression, algorithm, #algorithm)->Arg(10000)->Iterations(20)
+MYSQLX_BENCH_COMPRESSION(off);
+MYSQLX_BENCH_COMPRESSION(zstd_stream);
+MYSQLX_BENCH_COMPRESSION(lz4_message);
+MYSQLX_BENCH_COMPRESSION(deflate_stream);
 
 // Round trips of one single-document add().execute(), counted on the wire;
 // the session's handshake is not included.
 void BM_RoundTripsSingleAdd(benchmark::State& state) {
-  bench_server::counting_proxy proxy(k_port);
-  mysqlx::Session s(uri_on_port(proxy.port()) + k_plain);
-  mysqlx::Collection c = s.getSchema("bench").createCollection("round_trips", true);
-  c.add(bench_server::document(0)).execute(); // first use: any one-time exchange
-  const auto before = proxy.snapshot();
-  for (auto _ : state) {
-    if (c.add(bench_server::document(++g_next_doc)).execute().getAffectedItemsCount() != 1)
-      state.SkipWithError("add: wrong affected count");
-  }
-  const auto after = proxy.snapshot();
-  const auto per_add = [&](long a, long b) {
-    return static_cast<double>(b - a) / static_cast<double>(state.iterations());
-  };
-  state.counters["round_trips"] = per_add(before.c2s_flights, after.c2s_flights);
-  state.counters["reply_flights"] = per_add(before.s2c_flights, after.s2c_flights);
-  state.counters["frames_sent"] = per_add(before.c2s_frames, after.c2s_frames);
-  state.counters["frames_received"] = per_add(before.s2c_frames, after.s2c_frames);
+  guarded(state, "round trips", [&] {
+    bench_server::counting_proxy proxy(g_port);
+    mysqlx::Session s(uri_on_port(proxy.port()) + k_plain);
+    mysqlx::Collection c = s.getSchema("bench").createCollection("round_trips", true);
+    c.add(bench_server::document(0)).execute(); // first use: any one-time exchange
+    const auto before = proxy.snapshot();
+    for (auto _ : state) {
+      if (c.add(bench_server::document(++g_next_doc)).execute().getAffectedItemsCount() != 1)
+        state.SkipWithError("add: wrong affected count");
+    }
+    const auto after = proxy.snapshot();
+    const auto per_add = [&](long a, long b) {
+      return static_cast<double>(b - a) / static_cast<double>(state.iterations());
+    };
+    state.counters["round_trips"] = per_add(before.c2s_flights, after.c2s_flights);
+    state.counters["reply_flights"] = per_add(before.s2c_flights, after.s2c_flights);
+    state.counters["frames_sent"] = per_add(before.c2s_frames, after.c2s_frames);
+    state.counters["frames_received"] = per_add(before.s2c_frames, after.s2c_frames);
+  });
 }
 BENCHMARK(BM_RoundTripsSingleAdd)->Iterations(200);
 
@@ -120,12 +221,15 @@ BENCHMARK(BM_RoundTripsSingleAdd)->Iterations(200);
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
+  if (const char* port = std::getenv("MYSQLX_BENCH_PORT")) g_port = std::atoi(port);
+  if (const char* secs = std::getenv("MYSQLX_BENCH_HANG_SECONDS")) g_hang_seconds = std::atoi(secs);
+  start_watchdog();
   try {
-    g_server = std::make_unique<bench_server::server>("bench_devapi_server", k_port, "8.0");
+    g_server = std::make_unique<bench_server::server>(k_name, g_port, "8.0");
     mysqlx::Session(g_server->uri() + k_plain).createSchema("bench", true);
     benchmark::RunSpecifiedBenchmarks();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_devapi_server: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", k_name, e.what());
     g_server.reset();
     return 1;
   }
