@@ -65,6 +65,7 @@ mysqlx::SessionSettings settings(const std::string& server, const std::string& c
 
 // A fresh collection per test and configuration: ctest runs tests in parallel.
 mysqlx::Collection fresh_collection(mysqlx::Session& s, const std::string& name) {
+  step("CREATE SCHEMA IF NOT EXISTS, drop and create collection " + name);
   s.sql(std::string("CREATE SCHEMA IF NOT EXISTS ") + k_schema).execute();
   mysqlx::Schema schema = s.getSchema(k_schema);
   schema.dropCollection(name);
