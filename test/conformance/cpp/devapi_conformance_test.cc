@@ -15,10 +15,9 @@
 // Environment (set by the ctest fixtures, as for the Node.js suite):
 // MYSQLX_TEST_URI_80 / MYSQLX_TEST_URI_57, MYSQLX_TEST_CA_80 / MYSQLX_TEST_CA_57.
 //
-// Not asserted: which algorithm a session negotiated. MySQL reports it in
-// `SHOW STATUS LIKE 'Mysqlx_compression_algorithm'`; xserverd sends SQL to
-// MariaDB, which has no such variable, so the check would only fail on a
-// missing feature of the test server.
+// Which algorithm a session negotiated is read from MySQL's status variable
+// `Mysqlx_compression_algorithm` (NegotiatedAlgorithm).
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <gtest/gtest.h>
@@ -250,6 +249,29 @@ TEST_P(Mysql80, PreparedStatements) {
   for (int n = 20; n < 24; ++n)
     EXPECT_EQ(drop.bind("n", n).execute().getAffectedItemsCount(), 1u) << "n=" << n;
   EXPECT_EQ(c.count(), 96u);
+}
+
+// The connector sends one CapabilitiesSet per algorithm (deflate, lz4, zstd
+// for its default list) and uses the last the server accepts: against MySQL
+// 8.0 that is zstd_stream. The session's status variables say what the server
+// uses, in upper case, and an empty value without compression.
+TEST_P(Mysql80, NegotiatedAlgorithm) {
+  mysqlx::Session s = session();
+  step("SHOW STATUS LIKE 'Mysqlx_compression%'");
+  std::string algorithm = "(no row)", level = "(no row)";
+  for (mysqlx::Row row : s.sql("SHOW STATUS LIKE 'Mysqlx_compression%'").execute()) {
+    const std::string name = row[0].get<std::string>();
+    if (name == "Mysqlx_compression_algorithm") algorithm = row[1].get<std::string>();
+    if (name == "Mysqlx_compression_level") level = row[1].get<std::string>();
+  }
+  std::string want = GetParam() == "disabled"    ? ""
+                     : GetParam() == "preferred" ? "zstd_stream"
+                                                 : GetParam();
+  for (char& c : want) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  EXPECT_EQ(algorithm, want);
+  // The X Plugin's default levels: deflate 3, lz4 2, zstd 3.
+  const char* want_level = want.empty() ? "" : want == "LZ4_MESSAGE" ? "2" : "3";
+  EXPECT_EQ(level, want_level);
 }
 
 std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
