@@ -16,13 +16,16 @@ namespace pr = cdk::protocol;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
-  // First byte: options; second: how to split the input into feeds.
-  const bool compressed = data[0] & 1;
+  // First byte: options (the low two bits pick no compression or one of the
+  // three algorithms); second: how to split the input into feeds.
+  static const char* const algorithms[] = {nullptr, "deflate_stream", "lz4_message",
+                                           "zstd_stream"};
+  const char* algorithm = algorithms[data[0] & 3];
   const std::size_t chunk = 1 + data[1];
   std::string_view input(reinterpret_cast<const char*>(data) + 2, size - 2);
 
   pr::frame_reader reader(1 << 20);
-  if (compressed) (void)reader.enable_compression("deflate_stream");
+  if (algorithm != nullptr) (void)reader.enable_compression(algorithm);
   pr::pipeline pipe;
   for (int i = 0; i < 4; ++i) {
     pipe.expect(pr::replies::ok);

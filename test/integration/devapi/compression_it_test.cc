@@ -4,6 +4,8 @@
 #include "devapi/test_hooks.h"
 #include "it_common.h"
 
+#include <cctype>
+
 using namespace mysqlx;
 
 class CompressionTest : public ::testing::TestWithParam<std::string> {};
@@ -53,4 +55,19 @@ TEST(CompressionChoice, DefaultIsZstdAndUnknownNamesAreRefused) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), errc::BAD_OPTION) << e.what();
   }
+}
+
+// The algorithm every default session of this run uses: zstd_stream against
+// the shared fixtures, or the one a compression-style server offers
+// (MYSQLX_TEST_COMPRESSION, see CMakeLists.txt).
+TEST(CompressionFixture, DefaultSessionsUseTheServersAlgorithm) {
+  const std::string uri = devapi_it::env_uri("MYSQLX_TEST_URI_80");
+  ASSERT_FALSE(uri.empty()) << "MYSQLX_TEST_URI_80 is not set";
+  std::string want = devapi_it::env_uri("MYSQLX_TEST_COMPRESSION");
+  if (want.empty()) want = "zstd_stream";
+  Session s(uri);
+  EXPECT_EQ(detail::compression_of(s), want);
+  Row status = s.sql("SHOW STATUS LIKE 'Mysqlx_compression_algorithm'").execute().fetchOne();
+  for (char& c : want) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  EXPECT_EQ(status[1].get<std::string>(), want);
 }
