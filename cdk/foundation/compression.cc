@@ -80,6 +80,7 @@ void deflate_stream_compressor::compress_append(std::string_view data, std::stri
 struct deflate_stream_decompressor::impl {
   z_stream z{};
   bool failed = false;
+  std::string out;    // decompress_view's output, reused
   bool ended = false; // the peer finished its stream (Z_STREAM_END)
   impl() {
     if (inflateInit(&z) != Z_OK) throw std::bad_alloc();
@@ -100,8 +101,16 @@ deflate_stream_decompressor::operator=(deflate_stream_decompressor&&) noexcept =
 result<std::string> deflate_stream_decompressor::decompress(std::string_view input,
                                                             std::size_t expected_size,
                                                             std::size_t max_size) {
+  auto v = decompress_view(input, expected_size, max_size);
+  if (!v) return std::move(v).err();
+  return std::string(v.value());
+}
+
+result<std::string_view> deflate_stream_decompressor::decompress_view(std::string_view input,
+                                                                      std::size_t expected_size,
+                                                                      std::size_t max_size) {
   auto out = detail::bounded_decompress(
-      name, m_impl->failed, input.size(), expected_size, max_size,
+      name, m_impl->failed, input.size(), expected_size, max_size, m_impl->out,
       [&](char* dst, std::size_t room) { return m_impl->step(input, dst, room); });
   m_impl->z.avail_in = 0; // the input buffer belongs to the caller; forget it
   return out;

@@ -82,6 +82,10 @@ public:
   // state is unknown and every later call fails too.
   result<std::string> decompress(std::string_view input, std::size_t expected_size,
                                  std::size_t max_size);
+  // The same without a copy: a view of the decompressor's own buffer, valid
+  // until its next call.
+  result<std::string_view> decompress_view(std::string_view input, std::size_t expected_size,
+                                           std::size_t max_size);
 
 private:
   struct impl;
@@ -127,6 +131,10 @@ public:
   // any mix of them: a frame may end and the next start anywhere.
   result<std::string> decompress(std::string_view input, std::size_t expected_size,
                                  std::size_t max_size);
+  // The same without a copy: a view of the decompressor's own buffer, valid
+  // until its next call.
+  result<std::string_view> decompress_view(std::string_view input, std::size_t expected_size,
+                                           std::size_t max_size);
 
 private:
   struct impl;
@@ -166,6 +174,10 @@ public:
   // maximum, so the context's buffers stay under 9 MiB.
   result<std::string> decompress(std::string_view input, std::size_t expected_size,
                                  std::size_t max_size);
+  // The same without a copy: a view of the decompressor's own buffer, valid
+  // until its next call.
+  result<std::string_view> decompress_view(std::string_view input, std::size_t expected_size,
+                                           std::size_t max_size);
 
 private:
   struct impl;

@@ -94,6 +94,7 @@ void lz4_message_compressor::compress_append(std::string_view data, std::string&
 struct lz4_message_decompressor::impl {
   std::unique_ptr<LZ4F_dctx, free_dctx> ctx;
   bool failed = false;
+  std::string out; // decompress_view's output, reused
   impl() {
     LZ4F_dctx* d = nullptr;
     if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION))) throw std::bad_alloc();
@@ -110,12 +111,20 @@ lz4_message_decompressor::operator=(lz4_message_decompressor&&) noexcept = defau
 result<std::string> lz4_message_decompressor::decompress(std::string_view input,
                                                          std::size_t expected_size,
                                                          std::size_t max_size) {
+  auto v = decompress_view(input, expected_size, max_size);
+  if (!v) return std::move(v).err();
+  return std::string(v.value());
+}
+
+result<std::string_view> lz4_message_decompressor::decompress_view(std::string_view input,
+                                                                   std::size_t expected_size,
+                                                                   std::size_t max_size) {
   // LZ4F_decompress's hint: 0 between frames, else what the current frame
   // still needs. Every call starts between frames (an earlier call that
   // ended inside one failed the stream).
   std::size_t hint = 0;
   return detail::bounded_decompress(
-      name, m_impl->failed, input.size(), expected_size, max_size,
+      name, m_impl->failed, input.size(), expected_size, max_size, m_impl->out,
       [&](char* out, std::size_t room) -> result<detail::decode_step> {
         std::size_t src = input.size();
         std::size_t dst = room;

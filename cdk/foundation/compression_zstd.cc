@@ -98,6 +98,7 @@ void zstd_stream_compressor::compress_append(std::string_view data, std::string&
 struct zstd_stream_decompressor::impl {
   std::unique_ptr<ZSTD_DCtx, free_dctx> ctx{ZSTD_createDCtx()};
   bool failed = false;
+  std::string out; // decompress_view's output, reused
   impl() {
     if (!ctx) throw std::bad_alloc();
     check_zstd(ZSTD_DCtx_setParameter(ctx.get(), ZSTD_d_windowLogMax, max_window_log));
@@ -113,9 +114,17 @@ zstd_stream_decompressor::operator=(zstd_stream_decompressor&&) noexcept = defau
 result<std::string> zstd_stream_decompressor::decompress(std::string_view input,
                                                          std::size_t expected_size,
                                                          std::size_t max_size) {
+  auto v = decompress_view(input, expected_size, max_size);
+  if (!v) return std::move(v).err();
+  return std::string(v.value());
+}
+
+result<std::string_view> zstd_stream_decompressor::decompress_view(std::string_view input,
+                                                                   std::size_t expected_size,
+                                                                   std::size_t max_size) {
   ZSTD_inBuffer in{input.data(), input.size(), 0};
   return detail::bounded_decompress(
-      name, m_impl->failed, input.size(), expected_size, max_size,
+      name, m_impl->failed, input.size(), expected_size, max_size, m_impl->out,
       [&](char* out, std::size_t room) -> result<detail::decode_step> {
         ZSTD_outBuffer ob{out, room, 0};
         // Ends a frame (returning 0) and starts the next as the input

@@ -26,10 +26,17 @@ struct decode_step {
 // itself, up to expected_size or, when that is 0 (unknown), max_size. A full
 // output is probed with one spare byte: anything there is over the limit.
 // Any error sets failed, so the stream refuses every later call.
+//
+// The output goes to `buf`, which the decompressor keeps for its connection:
+// its size stays at the largest output so far (up to keep_bytes), so a
+// payload is not written twice, once as zeros by std::string's resize and
+// then as data. The view returned points into buf until the next call.
+inline constexpr std::size_t keep_bytes = std::size_t{1} << 20;
+
 template <class Step>
-result<std::string> bounded_decompress(std::string_view algorithm, bool& failed,
-                                       std::size_t input_size, std::size_t expected_size,
-                                       std::size_t max_size, Step&& step) {
+result<std::string_view> bounded_decompress(std::string_view algorithm, bool& failed,
+                                            std::size_t input_size, std::size_t expected_size,
+                                            std::size_t max_size, std::string& buf, Step&& step) {
   auto fail = [&](error e) {
     failed = true;
     return e;
@@ -38,16 +45,23 @@ result<std::string> bounded_decompress(std::string_view algorithm, bool& failed,
     return fail(st.err());
   const std::size_t limit = expected_size != 0 ? expected_size : max_size;
   constexpr std::size_t min_alloc = 4096;
-  std::string out;
-  out.resize(std::min(limit, input_size > limit / 4 ? limit : std::max(input_size * 4, min_alloc)));
-  std::size_t produced = 0;
+  if (buf.size() > keep_bytes) std::string().swap(buf); // a rare large message: not kept
+  std::string& out = buf;
+  const std::size_t first =
+      std::min(limit, input_size > limit / 4 ? limit : std::max(input_size * 4, min_alloc));
+  if (out.size() < first) out.resize(first);
+  // Room beyond the limit is not offered to the decoder: past it, it probes.
+  const std::size_t room_end = std::min(out.size(), limit);
+  std::size_t produced = 0, end = room_end;
   char probe = 0;
   for (;;) {
-    if (produced == out.size() && out.size() < limit)
-      out.resize(std::min(limit, std::max(out.size() * 2, min_alloc)));
-    const bool probing = produced == out.size();
+    if (produced == end && end < limit) {
+      end = std::min(limit, std::max(end * 2, min_alloc));
+      if (out.size() < end) out.resize(end);
+    }
+    const bool probing = produced == end;
     result<decode_step> r =
-        probing ? step(&probe, std::size_t{1}) : step(out.data() + produced, out.size() - produced);
+        probing ? step(&probe, std::size_t{1}) : step(out.data() + produced, end - produced);
     if (!r) return fail(std::move(r).err());
     if (probing && r.value().produced != 0) {
       return fail(decompress_error(
@@ -63,8 +77,7 @@ result<std::string> bounded_decompress(std::string_view algorithm, bool& failed,
                                                 " bytes, declared " +
                                                 std::to_string(expected_size)));
   }
-  out.resize(produced);
-  return out;
+  return std::string_view(out.data(), produced);
 }
 
 } // namespace cdk::detail

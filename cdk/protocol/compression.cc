@@ -1,11 +1,13 @@
 #include "cdk/protocol/compression.h"
 
 #include "cdk/protocol/message.h"
+#include "cdk/protocol/wire_reader.h"
 #include "mysqlx_connection.pb.h"
 
 namespace cdk::protocol {
 
 namespace {
+namespace wire = cdk::protocol::wire;
 constexpr std::string_view deflate_name = "deflate_stream";
 constexpr std::string_view lz4_name = "lz4_message";
 constexpr std::string_view zstd_name = "zstd_stream";
@@ -24,6 +26,35 @@ std::optional<decompressor> make_decompressor(std::string_view algorithm) {
 error unknown_algorithm(std::string_view algorithm) {
   return error::client(client_errc::compression,
                        "unsupported compression algorithm '" + std::string(algorithm) + "'");
+}
+
+// The fields of a Mysqlx.Connection.Compression the reader needs, read in
+// place (every row of a compressed result passes through here, and
+// libprotobuf would copy the payload first). client_messages and
+// server_messages are only hints; unknown fields are skipped, as protobuf
+// does.
+struct compression_fields {
+  std::uint64_t uncompressed_size = 0;
+  std::string_view payload;
+};
+
+std::optional<compression_fields> read_compression(std::string_view body) {
+  compression_fields c;
+  wire::reader r(body);
+  std::uint32_t field = 0;
+  wire::wire_type type{};
+  while (!r.done()) {
+    if (!r.tag(field, type)) return std::nullopt;
+    bool ok = true;
+    if (field == 1 && type == wire::wire_type::varint)
+      ok = r.varint(c.uncompressed_size);
+    else if (field == 4 && type == wire::wire_type::bytes)
+      ok = r.bytes(c.payload);
+    else
+      ok = r.skip(type);
+    if (!ok) return std::nullopt;
+  }
+  return c;
 }
 
 error bad_compression(std::string what) {
@@ -117,18 +148,19 @@ result<std::optional<frame>> frame_reader::next() {
   if (!f || f->type != m_compression_type) return result<std::optional<frame>>(std::move(f));
   if (!m_impl) return fail(compression_fault::not_enabled, "compression was not negotiated");
 
-  Mysqlx::Connection::Compression c;
-  if (!c.ParseFromString(f->payload))
-    return fail(compression_fault::bad_frame, "Mysqlx.Connection.Compression does not parse");
-  if (c.payload().empty()) return fail(compression_fault::bad_frame, "no payload");
+  auto c = read_compression(f->payload);
+  if (!c) return fail(compression_fault::bad_frame, "Mysqlx.Connection.Compression does not parse");
+  if (c->payload.empty()) return fail(compression_fault::bad_frame, "no payload");
   const std::uint64_t max = m_outer.max_size();
-  if (c.uncompressed_size() > max)
+  if (c->uncompressed_size > max)
     return fail(compression_fault::too_large,
-                "uncompressed size " + std::to_string(c.uncompressed_size()) +
+                "uncompressed size " + std::to_string(c->uncompressed_size) +
                     " exceeds the maximum message size of " + std::to_string(max));
-  auto data =
-      std::visit([&](auto& d) { return d.decompress(c.payload(), c.uncompressed_size(), max); },
-                 m_impl->inflater);
+  auto data = std::visit(
+      [&](auto& d) {
+        return d.decompress_view(c->payload, static_cast<std::size_t>(c->uncompressed_size), max);
+      },
+      m_impl->inflater);
   if (!data) {
     m_fault = compression_fault::decompression;
     return std::move(data).err();
