@@ -101,9 +101,7 @@ deflate_stream_decompressor::operator=(deflate_stream_decompressor&&) noexcept =
 result<std::string> deflate_stream_decompressor::decompress(std::string_view input,
                                                             std::size_t expected_size,
                                                             std::size_t max_size) {
-  auto v = decompress_view(input, expected_size, max_size);
-  if (!v) return std::move(v).err();
-  return std::string(v.value());
+  return detail::owned(decompress_view(input, expected_size, max_size));
 }
 
 result<std::string_view> deflate_stream_decompressor::decompress_view(std::string_view input,

@@ -80,4 +80,10 @@ result<std::string_view> bounded_decompress(std::string_view algorithm, bool& fa
   return std::string_view(out.data(), produced);
 }
 
+// decompress() in terms of decompress_view(): the view's bytes, copied.
+inline result<std::string> owned(result<std::string_view> v) {
+  if (!v) return std::move(v).err();
+  return std::string(v.value());
+}
+
 } // namespace cdk::detail
