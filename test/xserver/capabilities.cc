@@ -119,8 +119,9 @@ void session::on_capabilities_set(const std::string& payload) {
     } else if (v80 && name == "session_connect_attrs") {
       if (!is_string_object(value)) return m_out.error(prepare_failed(name));
     } else if (v80 && name == "compression") {
-      auto err = check_compression(value, compression.emplace());
-      if (err) return m_out.error(*err);
+      compression_request req;
+      if (auto err = check_compression(value, req)) return m_out.error(*err);
+      compression = std::move(req);
     } else if (name == "authentication.mechanisms" || name == "doc.formats" ||
                (v80 && name == "node_type") || (!v80 && name == "plugin.version")) {
       return m_out.error(prepare_failed(name)); // read-only

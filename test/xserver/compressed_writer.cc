@@ -14,7 +14,7 @@ namespace wire = cdk::protocol::wire;
 
 // Where the X Plugin flushes its encoding buffer (more than 5 chained pages
 // of 4096 bytes), closing the open block.
-constexpr std::size_t block_flush_bytes = 5 * 4096;
+constexpr std::size_t block_flush_bytes = std::size_t{5} * 4096;
 
 // Mysqlx.Notice.Frame fields and values.
 constexpr std::uint32_t notice_type = 1, notice_scope = 2, notice_payload = 3;

@@ -215,7 +215,7 @@ TEST_P(mysql_forms, blocks_cut_by_plain_frames_and_by_size) {
     std::size_t begin = 0, bytes = 0;
     for (std::size_t i = 0; i < rs.size(); ++i) {
       bytes += rs[i].body.size() + 5;
-      if (bytes > 5 * 4096 || i + 1 == rs.size()) {
+      if (bytes > std::size_t{5} * 4096 || i + 1 == rs.size()) {
         wire += compression_message(c, joined(rs, begin, i + 1), std::nullopt);
         begin = i + 1;
         bytes = 0;

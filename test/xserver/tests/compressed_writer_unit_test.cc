@@ -107,6 +107,7 @@ TEST(CompressedWriter, MultipleKeepsOneTypePerMessageAndAMaximumCapsIt) {
   ASSERT_TRUE(w.wrap(wire).ok());
   auto l = layout("zstd_stream", wire);
   std::vector<std::vector<std::uint8_t>> got;
+  got.reserve(l.size());
   for (const auto& i : l) got.push_back(i.types);
   EXPECT_EQ(got, (std::vector<std::vector<std::uint8_t>>{
                      {12, 12}, {13, 13}, {13}, {14}, {11}, {17}, {13}}));

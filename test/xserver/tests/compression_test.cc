@@ -273,7 +273,7 @@ TEST_P(XserverdCompressionStyle, CompressesWhatMysqlCompresses) {
       }
     }
     EXPECT_EQ(m.uncompressed_size, total);
-    EXPECT_LE(total, 5u * 4096 + largest_frame);
+    EXPECT_LE(total, std::size_t{5} * 4096 + largest_frame);
   }
 
   const std::string s = std::get<1>(GetParam()).name;
@@ -293,16 +293,16 @@ TEST_P(XserverdCompressionStyle, CompressesWhatMysqlCompresses) {
   EXPECT_EQ(mixed, s == "group"); // group mixes ColumnMetaData, Row, FetchDone, notices
 }
 
-const style_case k_styles[] = {
-    {"group", {}},
-    {"multiple", {{"server_combine_mixed_messages", any_of(false)}}},
-    {"single", {{"server_max_combine_messages", any_of(std::int64_t{1})}}},
-};
+std::vector<style_case> styles() {
+  return {{"group", {}},
+          {"multiple", {{"server_combine_mixed_messages", any_of(false)}}},
+          {"single", {{"server_max_combine_messages", any_of(std::int64_t{1})}}}};
+}
 
 INSTANTIATE_TEST_SUITE_P(All, XserverdCompressionStyle,
                          ::testing::Combine(::testing::Values("deflate_stream", "lz4_message",
                                                               "zstd_stream"),
-                                            ::testing::ValuesIn(k_styles)),
+                                            ::testing::ValuesIn(styles())),
                          [](const auto& info) {
                            return std::get<0>(info.param).substr(0, 4) + "_" +
                                   std::get<1>(info.param).name;
