@@ -1,6 +1,7 @@
 // deflate_stream: one zlib stream per direction, a sync flush per message.
 #include "cdk/foundation/compression.h"
 
+#include "cdk/foundation/codec_buffer.h"
 #include "cdk/foundation/decompress_loop.h"
 
 #include <algorithm>
@@ -30,6 +31,7 @@ error compression_error(std::string msg) {
 
 struct deflate_stream_compressor::impl {
   z_stream z{};
+  detail::codec_buffer scratch;
   explicit impl(int level) {
     detail::check_compression_level(name, level);
     if (deflateInit(&z, level) != Z_OK) throw std::bad_alloc();
@@ -63,18 +65,19 @@ void deflate_stream_compressor::compress_append(std::string_view data, std::stri
     // Only the last piece is flushed, so one message is one sync point.
     int flush = data.empty() ? Z_SYNC_FLUSH : Z_NO_FLUSH;
     for (;;) {
-      std::size_t room = deflateBound(&z, z.avail_in) + 16; // + the flush marker
-      std::size_t used = out.size();
-      out.resize(used + room);
-      z.next_out = bytes(out.data() + used);
-      z.avail_out = static_cast<uInt>(std::min(room, max_chunk));
+      const std::size_t room =
+          std::min(deflateBound(&z, z.avail_in) + 16, max_chunk); // + the flush marker
+      char* dst = m_impl->scratch.room(room);
+      z.next_out = bytes(dst);
+      z.avail_out = static_cast<uInt>(room);
       int rc = deflate(&z, flush);
-      out.resize(used + (room - z.avail_out));
+      out.append(dst, room - z.avail_out);
       if (rc == Z_STREAM_ERROR) throw std::logic_error("deflate_stream: inconsistent zlib state");
       // Done when the input is consumed and the flush fit: room was left.
       if (z.avail_in == 0 && z.avail_out != 0) break;
     }
   } while (!data.empty());
+  m_impl->scratch.trim();
 }
 
 struct deflate_stream_decompressor::impl {

@@ -3,6 +3,7 @@
 // of MySQL's X Plugin. Nothing carries from one message to the next on the
 // wire; each side still keeps one LZ4F context for the connection so that
 // its buffers are allocated once.
+#include "cdk/foundation/codec_buffer.h"
 #include "cdk/foundation/compression.h"
 #include "cdk/foundation/decompress_loop.h"
 
@@ -41,6 +42,7 @@ struct free_dctx {
 struct lz4_message_compressor::impl {
   std::unique_ptr<LZ4F_cctx, free_cctx> ctx;
   LZ4F_preferences_t prefs;
+  detail::codec_buffer scratch;
   explicit impl(int level) : prefs(preferences(level)) {
     detail::check_compression_level(name, level);
     LZ4F_cctx* c = nullptr;
@@ -64,26 +66,23 @@ std::string lz4_message_compressor::compress(std::string_view data) {
 void lz4_message_compressor::compress_append(std::string_view data, std::string& out) {
   LZ4F_cctx* ctx = m_impl->ctx.get();
   const LZ4F_preferences_t& prefs = m_impl->prefs;
-  const std::size_t used = out.size();
   // The worst case of the whole frame: header, every block, end mark (the
   // bound for 0 bytes is that of the end alone).
   const std::size_t room = LZ4F_HEADER_SIZE_MAX + LZ4F_compressBound(data.size(), &prefs) +
                            LZ4F_compressBound(0, &prefs);
-  out.resize(used + room);
-  char* dst = out.data() + used;
+  char* dst = m_impl->scratch.room(room);
   std::size_t pos = 0;
   auto add = [&](std::size_t rc) {
-    if (LZ4F_isError(rc)) {
-      out.resize(used);
+    if (LZ4F_isError(rc))
       throw std::logic_error(std::string("lz4_message: ") + LZ4F_getErrorName(rc));
-    }
     pos += rc;
   };
   // compressBegin starts a new frame whatever the context did before.
   add(LZ4F_compressBegin(ctx, dst, room, &prefs));
   add(LZ4F_compressUpdate(ctx, dst + pos, room - pos, data.data(), data.size(), nullptr));
   add(LZ4F_compressEnd(ctx, dst + pos, room - pos, nullptr));
-  out.resize(used + pos);
+  out.append(dst, pos);
+  m_impl->scratch.trim();
 }
 
 // The frame header says how large its blocks may be, and LZ4F_decompress

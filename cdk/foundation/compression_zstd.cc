@@ -4,6 +4,7 @@
 // receiver can decode it at once and later messages still match against
 // earlier ones. zstd_form::frame_per_message instead ends every message's
 // frame (ZSTD_e_end), as MySQL's X Plugin does with zstd >= 1.4.
+#include "cdk/foundation/codec_buffer.h"
 #include "cdk/foundation/compression.h"
 #include "cdk/foundation/decompress_loop.h"
 
@@ -44,6 +45,7 @@ struct free_dctx {
 struct zstd_stream_compressor::impl {
   std::unique_ptr<ZSTD_CCtx, free_cctx> ctx;
   zstd_form form;
+  detail::codec_buffer scratch;
   impl(int level, zstd_form f) : form(f) {
     detail::check_compression_level(name, level);
     ctx.reset(ZSTD_createCCtx());
@@ -84,15 +86,14 @@ void zstd_stream_compressor::compress_append(std::string_view data, std::string&
   for (;;) {
     // Room for the worst case of what is left plus a frame header and the
     // flushed block; ZSTD_compressStream2 says (rc != 0) if it needs more.
-    std::size_t room = ZSTD_compressBound(in.size - in.pos) + 32;
-    std::size_t used = out.size();
-    out.resize(used + room);
-    ZSTD_outBuffer ob{out.data() + used, room, 0};
+    const std::size_t room = ZSTD_compressBound(in.size - in.pos) + 32;
+    ZSTD_outBuffer ob{m_impl->scratch.room(room), room, 0};
     std::size_t rc = ZSTD_compressStream2(ctx, &ob, &in, end);
-    out.resize(used + ob.pos);
     check_zstd(rc);
+    out.append(static_cast<const char*>(ob.dst), ob.pos);
     if (rc == 0) break; // all input consumed and flushed (or the frame ended)
   }
+  m_impl->scratch.trim();
 }
 
 struct zstd_stream_decompressor::impl {

@@ -2,7 +2,9 @@
 
 #include "cdk/protocol/message.h"
 #include "cdk/protocol/wire_reader.h"
-#include "mysqlx_connection.pb.h"
+
+#include <climits>
+#include <cstdint>
 
 namespace cdk::protocol {
 
@@ -95,6 +97,35 @@ result<payload_compressor> payload_compressor::make(std::string_view algorithm,
 
 void payload_compressor::compress_append(std::string_view data, std::string& out) {
   std::visit([&](auto& c) { c.compress_append(data, out); }, m_c);
+}
+
+namespace {
+// A varint always 5 bytes long: 28 bits in four bytes with the continuation
+// bit set, the rest in the fifth.
+void put_padded_varint(char* at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i, v >>= 7) at[i] = static_cast<char>((v & 0x7f) | 0x80);
+  at[4] = static_cast<char>(v);
+}
+} // namespace
+
+status append_compression_frame(std::string& out, std::uint8_t type, payload_compressor& c,
+                                std::string_view frames,
+                                std::optional<std::uint8_t> server_messages) {
+  if (frames.size() > UINT32_MAX) return bad_compression("frames of 4 GiB or more to compress");
+  const std::size_t header = begin_frame(out, type);
+  if (server_messages) {
+    out.push_back(0x10); // field 2, varint; every message type is below 128
+    out.push_back(static_cast<char>(*server_messages));
+  }
+  char fields[12] = {0x08, 0, 0, 0, 0, 0, 0x22}; // field 1, varint; field 4, bytes
+  put_padded_varint(fields + 1, static_cast<std::uint32_t>(frames.size()));
+  out.append(fields, sizeof fields);
+  const std::size_t payload_start = out.size();
+  c.compress_append(frames, out);
+  const std::size_t payload_size = out.size() - payload_start;
+  if (payload_size > UINT32_MAX) return bad_compression("a compressed payload of 4 GiB or more");
+  put_padded_varint(&out[payload_start - 5], static_cast<std::uint32_t>(payload_size));
+  return end_frame(out, header);
 }
 
 std::optional<std::size_t> whole_frame_at(std::string_view frames, std::size_t pos) {
@@ -213,10 +244,7 @@ status frame_compressor::wrap(std::string& frames) {
     }
     // client_messages is left out: MySQL reads it but never uses it, and
     // several types may share the message.
-    Mysqlx::Connection::Compression msg;
-    msg.set_uncompressed_size(end - begin);
-    m_c->compress_append(all.substr(begin, end - begin), *msg.mutable_payload());
-    auto st = append_message(out, m_type, msg);
+    auto st = append_compression_frame(out, m_type, *m_c, all.substr(begin, end - begin));
     if (!st) return st;
     begin = end;
   }

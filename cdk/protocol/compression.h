@@ -137,6 +137,16 @@ private:
   std::optional<payload_compressor> m_c;
 };
 
+// Appends one Compression frame (message type `type`) holding `frames`,
+// whole frames, compressed with c, encoded as MySQL's X Plugin encodes it:
+// server_messages first when given, then uncompressed_size and the payload's
+// length as varints padded to 5 bytes (so the payload is compressed straight
+// into `out` and its length filled in after), the payload last, where
+// MySQL's reader needs it. Fails only for frames of 4 GiB or more.
+status append_compression_frame(std::string& out, std::uint8_t type, payload_compressor& c,
+                                std::string_view frames,
+                                std::optional<std::uint8_t> server_messages = std::nullopt);
+
 // The length of the whole frame that starts at frames[pos] (header
 // included), or nothing if fewer bytes than that remain.
 std::optional<std::size_t> whole_frame_at(std::string_view frames, std::size_t pos);

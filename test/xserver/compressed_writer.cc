@@ -60,23 +60,6 @@ bool compressible_notice(std::string_view body) {
   return param != client_id_assigned && param != account_expired;
 }
 
-void append_varint(std::string& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
-// A varint always 5 bytes long (the X Plugin's Delayed_fixed_varuint32).
-void append_padded_varint(std::string& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
 } // namespace
 
 compression_style style_of(bool combine_mixed, int max_messages) {
@@ -145,19 +128,11 @@ void compressed_writer::add(std::string_view frame, std::uint8_t type, std::stri
 
 void compressed_writer::close_block(std::string& out) {
   if (m_block_count == 0) return;
-  m_scratch.clear();
-  m_c->compress_append(m_block, m_scratch);
-  const std::size_t header = cdk::protocol::begin_frame(out, type_byte(server_msg::compression));
-  if (m_style != compression_style::group) {
-    out.push_back(0x10); // server_messages = 2, varint
-    append_varint(out, m_block_type);
-  }
-  out.push_back(0x08); // uncompressed_size = 1, varint
-  append_padded_varint(out, static_cast<std::uint32_t>(m_block.size()));
-  out.push_back(0x22); // payload = 4, bytes
-  append_padded_varint(out, static_cast<std::uint32_t>(m_scratch.size()));
-  out.append(m_scratch);
-  (void)cdk::protocol::end_frame(out, header); // blocks are far below 4 GiB
+  std::optional<std::uint8_t> server_messages;
+  if (m_style != compression_style::group) server_messages = m_block_type;
+  // Blocks hold whole frames of at most the maximum message size: < 4 GiB.
+  (void)cdk::protocol::append_compression_frame(out, type_byte(server_msg::compression), *m_c,
+                                                m_block, server_messages);
   m_block.clear();
   m_block_count = 0;
 }

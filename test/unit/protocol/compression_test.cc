@@ -330,3 +330,31 @@ INSTANTIATE_TEST_SUITE_P(all, each_algorithm, ::testing::ValuesIn(supported_comp
 
 } // namespace
 } // namespace cdk::protocol
+
+namespace cdk::protocol {
+namespace {
+
+// What the connector sends parses as Mysqlx.Connection.Compression with
+// libprotobuf too (MySQL's server reads it with protobuf's varint reader):
+// the padded varints are valid, the payload is last and holds the frames.
+TEST(compression, sent_messages_are_valid_protobuf_with_the_payload_last) {
+  for (const auto& algorithm : supported_compression()) {
+    frame_compressor client(46);
+    ASSERT_TRUE(client.enable(algorithm).ok());
+    std::string wire = some_frames();
+    const std::size_t plain = wire.size();
+    ASSERT_TRUE(client.wrap(wire).ok());
+    const std::string body = wire.substr(frame_header_size);
+    Mysqlx::Connection::Compression m;
+    ASSERT_TRUE(m.ParseFromString(body)) << algorithm;
+    EXPECT_EQ(m.uncompressed_size(), plain);
+    EXPECT_FALSE(m.has_client_messages());
+    // Field 1 (6 bytes padded), then field 4: tag 0x22 and 5 length bytes.
+    EXPECT_EQ(static_cast<unsigned char>(body[0]), 0x08);
+    EXPECT_EQ(static_cast<unsigned char>(body[6]), 0x22);
+    EXPECT_EQ(body.substr(12), m.payload());
+  }
+}
+
+} // namespace
+} // namespace cdk::protocol
