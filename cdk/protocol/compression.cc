@@ -3,7 +3,6 @@
 #include "cdk/protocol/message.h"
 #include "cdk/protocol/wire_reader.h"
 
-#include <climits>
 #include <cstdint>
 
 namespace cdk::protocol {
@@ -59,6 +58,13 @@ std::optional<compression_fields> read_compression(std::string_view body) {
   return c;
 }
 
+// A varint always 5 bytes long: 28 bits in four bytes with the continuation
+// bit set, the rest in the fifth.
+void put_padded_varint(char* at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i, v >>= 7) at[i] = static_cast<char>((v & 0x7f) | 0x80);
+  at[4] = static_cast<char>(v);
+}
+
 error bad_compression(std::string what) {
   return error::connection(client_errc::compression,
                            "malformed compressed X Protocol message: " + std::move(what));
@@ -98,15 +104,6 @@ result<payload_compressor> payload_compressor::make(std::string_view algorithm,
 void payload_compressor::compress_append(std::string_view data, std::string& out) {
   std::visit([&](auto& c) { c.compress_append(data, out); }, m_c);
 }
-
-namespace {
-// A varint always 5 bytes long: 28 bits in four bytes with the continuation
-// bit set, the rest in the fifth.
-void put_padded_varint(char* at, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i, v >>= 7) at[i] = static_cast<char>((v & 0x7f) | 0x80);
-  at[4] = static_cast<char>(v);
-}
-} // namespace
 
 status append_compression_frame(std::string& out, std::uint8_t type, payload_compressor& c,
                                 std::string_view frames,
