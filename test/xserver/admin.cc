@@ -2,6 +2,7 @@
 // one Object) and, in 5.7 mode, "xplugin" (positional arguments). See facts
 // section 6 for the collection table.
 #include "test/xserver/admin_args.h"
+#include "test/xserver/collection_validation.h"
 #include "test/xserver/session.h"
 
 #include <map>
@@ -117,7 +118,7 @@ bool is_collection(mariadb_conn& db, const std::string& schema, const std::strin
 }
 
 stmt_result session::create_collection(const std::string& schema, const std::string& name,
-                                       bool reuse) {
+                                       bool reuse, bool* created) {
   if (schema.empty()) return make_error(errc::x_bad_schema, "Invalid schema");
   if (name.empty()) return make_error(errc::x_bad_table, "Invalid collection name");
   const std::string table = quote_identifier(schema) + "." + quote_identifier(name);
@@ -154,6 +155,7 @@ stmt_result session::create_collection(const std::string& schema, const std::str
       return err;
     }
   }
+  if (created) *created = true;
   return std::nullopt;
 }
 
@@ -176,21 +178,41 @@ stmt_result session::admin_command(const std::string& ns, const std::string& cmd
                       &err))
         return err;
     } else {
+      // options {validation, reuse_existing} as MySQL 8.0.19+ takes them.
       const Any* options = args.get("options");
       bool reuse = cmd == "ensure_collection";
-      if (const Any* r = field(options, "reuse_existing"))
-        reuse = reuse || (r->type() == Any::SCALAR && r->scalar().v_bool());
-      if (const Any* level = field(field(options, "validation"), "level")) {
-        std::string v = level->scalar().v_string().value();
-        for (auto& c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        if (v != "OFF" && v != "STRICT")
-          return make_error(errc::x_cmd_argument_value, "Invalid validation.level argument. "
-                                                        "Allowed values are 'OFF' and 'STRICT'");
-        if (v == "STRICT") // MariaDB 10.11 has no JSON_SCHEMA_VALID
-          return make_error(errc::x_cmd_argument_value,
-                            "xserverd does not implement JSON schema validation (level STRICT)");
+      validation_options validation;
+      bool validated = false;
+      if (options) {
+        if (options->type() != Any::OBJECT)
+          return make_error(errc::x_cmd_argument_type,
+                            "Invalid type of argument 'options', expected object");
+        for (const auto& f : options->obj().fld()) {
+          if (f.key() == "reuse_existing") {
+            const Any& r = f.value();
+            if (r.type() != Any::SCALAR || r.scalar().type() != Scalar::V_BOOL)
+              return make_error(errc::x_cmd_argument_type,
+                                "Invalid type of argument 'reuse_existing', expected bool");
+            reuse = reuse || r.scalar().v_bool();
+          } else if (f.key() == "validation") {
+            // An empty object means the defaults (level OFF), as in MySQL.
+            if (f.value().type() == Any::OBJECT && f.value().obj().fld_size() == 0) continue;
+            if (auto e = apply_validation_argument(f.value(), true, validation)) return e;
+            validated = true;
+          } else {
+            return make_error(errc::x_cmd_invalid_argument,
+                              "'" + f.key() + "' is not a valid option");
+          }
+        }
       }
-      if (auto e = create_collection(schema, name, reuse)) return e;
+      bool created = false;
+      if (auto e = create_collection(schema, name, reuse, &created)) return e;
+      if (created && validated) {
+        if (auto e = store_validation(*m_db, schema, name, validation)) {
+          m_db->exec("DROP TABLE " + quote_identifier(schema) + "." + quote_identifier(name));
+          return e;
+        }
+      }
     }
     m_out.stmt_ok();
     return std::nullopt;

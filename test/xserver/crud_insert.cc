@@ -1,8 +1,10 @@
 // Crud.Insert. DOCUMENT model: the server half of WL#10955 (ids for
 // documents without `_id`, one GENERATED_DOCUMENT_IDS notice, 5116 on a
 // duplicate, all rows in one statement so a failure inserts nothing).
+// With a STRICT validation schema the documents are checked first (5180).
 // TABLE model: sqlgen renders the INSERT.
 #include "mysqlx_crud.pb.h"
+#include "test/xserver/collection_validation.h"
 #include "test/xserver/doc_render.h"
 #include "test/xserver/session.h"
 #include "test/xserver/sqlgen/sqlgen.h"
@@ -57,19 +59,40 @@ stmt_result session::on_crud_insert(const std::string& payload) {
   if (!msg.collection().schema().empty()) table = quote_identifier(msg.collection().schema()) + ".";
   table += quote_identifier(name);
   std::string sql = "INSERT INTO " + table + " (doc) VALUES ";
-  bool first = true;
+  std::vector<std::string> docs;
   for (const auto& row : msg.row()) {
     auto doc = render_document(row.field(0), msg.args(), quote, emulate_57() ? nullptr : &make_id);
     if (!doc.ok()) return from_cdk(doc.err());
-    sql += first ? "(" : ",(";
+    sql += docs.empty() ? "(" : ",(";
     sql += doc.value().sql;
     sql += ')';
-    first = false;
+    docs.push_back(std::move(doc.value().sql));
   }
+  // MySQL 8.0's CHECK constraint refuses the whole statement.
+  if (!emulate_57())
+    if (auto e = validate_new_documents(msg.collection().schema(), name, docs)) return e;
   // The primary key is the only unique key of a collection here, so a
   // duplicate can only be on `_id`: replace that document.
   if (upsert) sql += " ON DUPLICATE KEY UPDATE doc = VALUES(doc)";
   return run_insert(sql, &ids, name);
+}
+
+std::optional<x_error> session::validate_new_documents(const std::string& schema,
+                                                       const std::string& collection,
+                                                       const std::vector<std::string>& docs) {
+  const validation_options opts = stored_validation(*m_db, schema, collection);
+  if (!opts.strict) return std::nullopt;
+  // The documents as MariaDB evaluates them (they may be SQL expressions).
+  std::string sql;
+  for (const auto& d : docs) sql += (sql.empty() ? "SELECT " : " UNION ALL SELECT ") + d;
+  x_error err;
+  auto rows = m_db->select(sql, &err);
+  if (!rows) return remap_document_error(err, collection);
+  const document_validator v(opts.schema);
+  for (const auto& row : *rows)
+    if (row[0])
+      if (auto reason = v.check(*row[0])) return schema_mismatch(*reason);
+  return std::nullopt;
 }
 
 stmt_result session::run_insert(const std::string& sql, const std::vector<std::string>* doc_ids,

@@ -2,6 +2,7 @@
 // X Plugin's errors: 5053 for an update of `$._id`, 515x for expressions),
 // xserverd runs it and answers as the X Plugin's CRUD handler does.
 #include "mysqlx_crud.pb.h"
+#include "test/xserver/collection_validation.h"
 #include "test/xserver/session.h"
 #include "test/xserver/sqlgen/sqlgen.h"
 
@@ -41,7 +42,57 @@ stmt_result session::on_crud_update(const std::string& payload) {
   auto sql = sqlgen::render_update(msg, sqlgen_options());
   if (!sql.ok()) return from_cdk(sql.err());
   const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
+  if (document && !emulate_57()) {
+    const validation_options opts =
+        stored_validation(*m_db, msg.collection().schema(), msg.collection().name());
+    if (opts.strict)
+      return run_validated_update(sql.value(), msg.collection().schema(), msg.collection().name(),
+                                  opts.schema);
+  }
   return run_modification(sql.value(), document ? &msg.collection().name() : nullptr);
+}
+
+stmt_result session::run_validated_update(const std::string& sql, const std::string& schema,
+                                          const std::string& collection,
+                                          const std::string& json_schema) {
+  // Inside the client's transaction (or with autocommit off) a savepoint
+  // undoes just this statement; otherwise a transaction of its own.
+  auto state = m_db->select("SELECT @@in_transaction OR NOT @@autocommit");
+  const bool nested = state && !state->empty() && (*state)[0][0].value_or("0") == "1";
+  if (!m_db->exec(nested ? "SAVEPOINT `$xserverd_validation`" : "START TRANSACTION"))
+    return m_db->last_error();
+  auto undo = [&] {
+    m_db->exec(nested ? "ROLLBACK TO SAVEPOINT `$xserverd_validation`" : "ROLLBACK");
+  };
+  MYSQL* m = m_db->handle();
+  if (mysql_real_query(m, sql.data(), sql.size()) != 0) {
+    x_error e = m_db->last_error();
+    undo();
+    if (e.code == errc::json_syntax)
+      return make_error(errc::x_bad_update_data,
+                        "Invalid data for update operation on document collection table");
+    return remap_document_error(e, collection);
+  }
+  const std::uint64_t affected = mysql_affected_rows(m);
+  const char* info = mysql_info(m);
+  const std::string info_text = info ? info : "";
+  // The collection's documents were valid before (store_validation checked
+  // them), so checking them all afterwards checks the changed ones.
+  const std::string table = schema.empty()
+                                ? quote_identifier(collection)
+                                : quote_identifier(schema) + "." + quote_identifier(collection);
+  if (affected > 0)
+    if (auto e = check_all_documents(*m_db, table, document_validator(json_schema))) {
+      undo();
+      return e;
+    }
+  if (!m_db->exec(nested ? "RELEASE SAVEPOINT `$xserverd_validation`" : "COMMIT")) {
+    x_error e = m_db->last_error();
+    undo();
+    return e;
+  }
+  send_ok_notices(affected, 0, info_text, nullptr);
+  return std::nullopt;
 }
 
 stmt_result session::on_crud_delete(const std::string& payload) {

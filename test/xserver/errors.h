@@ -20,6 +20,7 @@ inline constexpr std::uint32_t x_cmd_num_arguments = 5015;
 inline constexpr std::uint32_t x_cmd_argument_type = 5016;
 inline constexpr std::uint32_t x_cmd_argument_value = 5017;
 inline constexpr std::uint32_t x_duplicated_capabilities = 5019;
+inline constexpr std::uint32_t x_cmd_invalid_argument = 5021; // "'<name>' is not a valid option"
 inline constexpr std::uint32_t x_bad_statement_id = 5110;
 inline constexpr std::uint32_t x_bad_cursor_id = 5111;
 inline constexpr std::uint32_t x_cursor_reached_eof = 5123; // number not verified against MySQL

@@ -99,7 +99,9 @@ private:
   // admin.cc
   stmt_result admin_command(const std::string& ns, const std::string& cmd,
                             const google::protobuf::RepeatedPtrField<Mysqlx::Datatypes::Any>& args);
-  stmt_result create_collection(const std::string& schema, const std::string& name, bool reuse);
+  // created: set when a new table was made (not an existing one reused).
+  stmt_result create_collection(const std::string& schema, const std::string& name, bool reuse,
+                                bool* created = nullptr);
   stmt_result list_clients();
   stmt_result kill_client(const Mysqlx::Datatypes::Any* id);
   void end_authenticated_session(); // back to the pre-authentication state
@@ -141,12 +143,21 @@ private:
   stmt_result on_crud_delete(const std::string& payload);
   // collection: DOCUMENT model (errors remapped); null: TABLE.
   stmt_result run_modification(const std::string& sql, const std::string* collection);
+  // A DOCUMENT-model update of a collection with a STRICT schema: run in a
+  // transaction (or savepoint), the documents checked, rolled back on 5180.
+  stmt_result run_validated_update(const std::string& sql, const std::string& schema,
+                                   const std::string& collection, const std::string& json_schema);
 
   // crud_insert.cc
   stmt_result on_crud_insert(const std::string& payload);
   // doc_ids: DOCUMENT model (errors remapped, ids reported); null: TABLE.
   stmt_result run_insert(const std::string& sql, const std::vector<std::string>* doc_ids,
                          const std::string& collection);
+  // 5180 if the collection's STRICT schema refuses one of docs (SQL
+  // expressions of the new documents).
+  std::optional<x_error> validate_new_documents(const std::string& schema,
+                                                const std::string& collection,
+                                                const std::vector<std::string>& docs);
 
   server_state& m_state;
   std::unique_ptr<cdk::socket_stream> m_io;

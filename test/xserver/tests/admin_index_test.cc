@@ -1,8 +1,7 @@
-// Collection indexes and options (admin commands create_collection_index,
-// drop_collection_index, modify_collection_options, get_collection_options)
-// on the 8.0 fixture, checked through what the client and MariaDB's catalog see.
-#include "mysqlx_sql.pb.h"
-#include "test/xserver/tests/xclient.h"
+// Collection indexes (admin commands create_collection_index,
+// drop_collection_index) on the 8.0 fixture, checked through what the client and MariaDB's catalog
+// see.
+#include "test/xserver/tests/admin_test_util.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -11,55 +10,8 @@ namespace xtest {
 namespace {
 
 using Mysqlx::Datatypes::Any;
-using Mysqlx::Datatypes::Scalar;
 
-Any s(const std::string& v) {
-  Any a;
-  a.set_type(Any::SCALAR);
-  a.mutable_scalar()->set_type(Scalar::V_STRING);
-  a.mutable_scalar()->mutable_v_string()->set_value(v);
-  return a;
-}
-
-Any b(bool v) {
-  Any a;
-  a.set_type(Any::SCALAR);
-  a.mutable_scalar()->set_type(Scalar::V_BOOL);
-  a.mutable_scalar()->set_v_bool(v);
-  return a;
-}
-
-Any u(std::uint64_t v) {
-  Any a;
-  a.set_type(Any::SCALAR);
-  a.mutable_scalar()->set_type(Scalar::V_UINT);
-  a.mutable_scalar()->set_v_unsigned_int(v);
-  return a;
-}
-
-Any arr(std::initializer_list<Any> values) {
-  Any a;
-  a.set_type(Any::ARRAY);
-  for (const auto& v : values) *a.mutable_array()->add_value() = v;
-  return a;
-}
-
-struct coll_session {
-  xclient c{env_port("XS_PORT_80")};
-  std::string schema = unique_name("idx");
-  coll_session() {
-    c.auth("MYSQL41", "xtest", "xtest-pw");
-    c.sql("CREATE DATABASE " + schema);
-    c.admin("create_collection", schema, "c");
-  }
-  std::vector<frame> admin(const std::string& cmd, const Any& args) {
-    Mysqlx::Sql::StmtExecute m;
-    m.set_stmt(cmd);
-    m.set_namespace_("mysqlx");
-    *m.add_args() = args;
-    c.send(client_msg::sql_stmt_execute, m);
-    return c.reply();
-  }
+struct index_session : coll_session {
   std::vector<frame> create_index(const std::string& name, const Any& fields,
                                   const char* fields_key = "fields") {
     return admin("create_collection_index", any_object({{"schema", s(schema)},
@@ -91,12 +43,8 @@ struct coll_session {
   }
 };
 
-bool ok(const std::vector<frame>& r) {
-  return is(r.back(), server_msg::sql_stmt_execute_ok);
-}
-
 TEST(AdminIndex, CreateAddsAnIndexOnAGeneratedColumnAndDropRemovesBoth) {
-  coll_session t;
+  index_session t;
   auto r = t.create_index("by_age", arr({any_object({{"field", s("$.age")}, {"type", s("INT")}})}));
   ASSERT_TRUE(ok(r)) << describe(r);
   auto keys = t.catalog("DISTINCT INDEX_NAME");
@@ -118,7 +66,7 @@ TEST(AdminIndex, CreateAddsAnIndexOnAGeneratedColumnAndDropRemovesBoth) {
 }
 
 TEST(AdminIndex, TextFieldsAndTheConnectorsConstraintMemberSpelling) {
-  coll_session t;
+  index_session t;
   // Connector/C++ and our devapi send "constraint" with "member".
   auto r = t.create_index("by_name",
                           arr({any_object({{"member", s("$.name")}, {"type", s("TEXT(20)")}}),
@@ -134,7 +82,7 @@ TEST(AdminIndex, TextFieldsAndTheConnectorsConstraintMemberSpelling) {
 }
 
 TEST(AdminIndex, TemporalFieldsAreIndexed) {
-  coll_session t;
+  index_session t;
   // MariaDB refuses TIME / DATETIME / TIMESTAMP generated from text in an
   // index unless the column keeps 6 fractional digits.
   auto r =
@@ -154,7 +102,7 @@ TEST(AdminIndex, TemporalFieldsAreIndexed) {
 }
 
 TEST(AdminIndex, FulltextIsCreated) {
-  coll_session t;
+  index_session t;
   auto r =
       t.admin("create_collection_index",
               any_object({{"schema", s(t.schema)},
@@ -177,7 +125,7 @@ std::vector<frame> create_spatial(coll_session& t, const std::string& name, cons
 }
 
 TEST(AdminIndex, SpatialIndexOnARequiredGeoJsonField) {
-  coll_session t;
+  index_session t;
   const Any p = any_object({{"field", s("$.p")}, {"type", s("GEOJSON")}, {"required", b(true)}});
   ASSERT_TRUE(ok(
       t.c.insert_json(t.schema, "c", {R"({"_id":"1","p":{"type":"Point","coordinates":[1,2]}})"})));
@@ -214,7 +162,7 @@ TEST(AdminIndex, SpatialIndexOnARequiredGeoJsonField) {
 }
 
 TEST(AdminIndex, SpatialRules) {
-  coll_session t;
+  index_session t;
   ASSERT_TRUE(ok(t.c.insert_json(t.schema, "c", {R"({"_id":"1"})"})));
   // Not required: MySQL's ALTER fails (ER_SPATIAL_CANT_HAVE_NULL) -> 5117.
   auto r = create_spatial(
@@ -235,7 +183,7 @@ TEST(AdminIndex, SpatialRules) {
 }
 
 TEST(AdminIndex, RequiredFieldMissingGives5115) {
-  coll_session t;
+  index_session t;
   ASSERT_TRUE(ok(t.create_index(
       "req", arr({any_object({{"field", s("$.k")}, {"type", s("INT")}, {"required", b(true)}})}))));
   ASSERT_TRUE(ok(t.c.insert_json(t.schema, "c", {R"({"_id":"1","k":1})"})));
@@ -247,7 +195,7 @@ TEST(AdminIndex, RequiredFieldMissingGives5115) {
 }
 
 TEST(AdminIndex, Errors) {
-  coll_session t;
+  index_session t;
   const Any age = arr({any_object({{"field", s("$.age")}, {"type", s("INT")}})});
   ASSERT_TRUE(ok(t.create_index("i", age)));
   EXPECT_EQ(error_of(t.create_index("i", age).back()).code(), 1061u); // duplicate key name
@@ -264,41 +212,6 @@ TEST(AdminIndex, Errors) {
                                                           {"name", s("x")},
                                                           {"fields", age}}));
   EXPECT_EQ(error_of(r.back()).code(), 1146u);
-}
-
-TEST(AdminOptions, ModifyStoresValidationAndGetReturnsIt) {
-  coll_session t;
-  auto get = [&] {
-    auto r = t.admin("get_collection_options", any_object({{"schema", s(t.schema)},
-                                                           {"name", s("c")},
-                                                           {"options", arr({s("validation")})}}));
-    auto v = column_strings(r);
-    std::string text = v.empty() ? describe(r) : v[0];
-    text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
-    return text;
-  };
-  EXPECT_NE(get().find(R"("level":"off")"), std::string::npos) << get();
-  auto schema_obj = any_object({{"type", s("object")}, {"required", arr({s("name")})}});
-  auto r = t.admin(
-      "modify_collection_options",
-      any_object({{"schema", s(t.schema)},
-                  {"name", s("c")},
-                  {"options", any_object({{"validation", any_object({{"schema", schema_obj},
-                                                                     {"level", s("OFF")}})}})}}));
-  ASSERT_TRUE(ok(r)) << describe(r);
-  EXPECT_NE(get().find(R"("required":["name"])"), std::string::npos) << get();
-  // Unknown option: 5021; STRICT: refused (MariaDB cannot validate).
-  r = t.admin("modify_collection_options", any_object({{"schema", s(t.schema)},
-                                                       {"name", s("c")},
-                                                       {"options", any_object({{"x", b(true)}})}}));
-  EXPECT_EQ(error_of(r.back()).code(), 5021u);
-  r = t.admin("modify_collection_options",
-              any_object({{"schema", s(t.schema)},
-                          {"name", s("c")},
-                          {"options",
-                           any_object({{"validation", any_object({{"level", s("strict")}})}})}}));
-  EXPECT_EQ(error_of(r.back()).code(), 5017u);
-  EXPECT_NE(get().find(R"("required":["name"])"), std::string::npos) << get();
 }
 
 } // namespace
