@@ -4,7 +4,7 @@
 // field and its type so that indexes on the same field share it, and a drop
 // removes the generated columns no index uses any more. MariaDB differences
 // (README.md): "required" is a CHECK constraint (MariaDB refuses NOT NULL on
-// a generated column); multi-valued ("array") and SPATIAL indexes are refused.
+// a generated column); multi-valued ("array") indexes are refused (1235).
 #include "test/xserver/admin_args.h"
 #include "test/xserver/session.h"
 
@@ -58,14 +58,21 @@ std::optional<x_error> column_type(const std::string& type, const std::string& i
   std::smatch m;
   text = false;
   if (index_type == "SPATIAL") {
+    // MySQL builds the column and its ALTER fails on the index.
     if (t != "GEOJSON")
-      return bad_value("Invalid or unsupported type specification '" + type + "'");
+      return x_error{1687, "A SPATIAL index may only contain a geometrical type column", "HY000"};
     sql_type = "GEOMETRY";
   } else if (index_type == "FULLTEXT") {
     if (t != "FULLTEXT" && t != "TEXT")
-      return bad_value("Invalid or unsupported type specification '" + type + "'");
+      return x_error{1283, "Column '" + type + "' cannot be part of FULLTEXT index", "HY000"};
     sql_type = "TEXT";
     text = true;
+  } else if (t == "TEXT") {
+    // MySQL accepts the type, then its ADD INDEX fails (no key length);
+    // MariaDB would index a prefix instead.
+    return x_error{1170,
+                   "BLOB/TEXT column '" + type + "' used in key specification without a key length",
+                   "42000"};
   } else if (std::regex_match(t, m, temporal)) {
     // MariaDB refuses an indexed generated TIME / DATETIME / TIMESTAMP
     // column converted from text unless it keeps all 6 fractional digits
@@ -92,19 +99,40 @@ std::optional<x_error> parse_field(const Any& spec, const std::string& index_typ
   std::string path, type, collation;
   // MySQL 8.0 names them field/fields; connectors of 8.0.11 sent member/constraint.
   if (auto e = f.string(f.get("member") ? "member" : "field", path)) return e;
-  if (auto e = f.string("type", type)) return e;
+  // As admin_cmd_index.cc: a field without a type gets the index type's default.
+  type = index_type == "SPATIAL" ? "GEOJSON" : index_type == "FULLTEXT" ? "FULLTEXT" : "TEXT(64)";
+  if (auto e = f.string("type", type, false)) return e;
   if (auto e = f.string("collation", collation, false)) return e;
-  bool required = index_type == "SPATIAL", array = false;
+  bool required = false, array = false;
   std::uint64_t options = 1, srid = 4326;
   if (auto e = f.boolean("required", required)) return e;
   if (auto e = f.boolean("array", array)) return e;
   if (auto e = f.uint("options", options)) return e;
   if (auto e = f.uint("srid", srid)) return e;
-  if (path.empty() || path[0] != '$') return bad_value("Invalid document path '" + path + "'");
+  if (path.empty()) return bad_value("Argument value for document member is invalid");
+  if (path[0] != '$') return bad_value("Invalid document path '" + path + "'");
+  const bool geo_args = f.get("options") || f.get("srid");
+  if (array) {
+    // MySQL's checks of a multi-valued index field (index_array_field.cc)...
+    static const std::regex array_type(
+        R"(^(BINARY(\(\d+\))?|DATE|DATETIME|TIME|CHAR(\(\d+\))?|DECIMAL(\(\d+(,\d+)?\))?|)"
+        R"(SIGNED( INTEGER)?|UNSIGNED( INTEGER)?)$)");
+    if (!std::regex_match(type, array_type))
+      return bad_value("Invalid or unsupported type specification for array index '" + type + "'");
+    if (required || geo_args)
+      return bad_value("Unsupported argument specification for '" + path + "'");
+    // ...then MariaDB has no multi-valued indexes: the server's "not
+    // supported" error rather than 5017, which would call a valid
+    // definition invalid.
+    return x_error{errc::not_supported_yet,
+                   "This version of MariaDB doesn't yet support 'multi-valued (array) indexes'",
+                   "42000"};
+  }
   // As index_field.cc: options and srid belong to GEOJSON fields only.
-  if ((f.get("options") || f.get("srid")) && upper(type) != "GEOJSON")
+  if (geo_args && upper(type) != "GEOJSON")
     return bad_value("Unsupported argument specification for '" + path + "'");
-  if (array) return bad_value("xserverd does not implement multi-valued (array) indexes");
+  if (index_type == "SPATIAL" && upper(type) != "GEOJSON")
+    return x_error{1687, "A SPATIAL index may only contain a geometrical type column", "HY000"};
   // MySQL's ALTER fails with ER_SPATIAL_CANT_HAVE_NULL, which the X Plugin
   // reports as 5117 (admin_cmd_index.cc).
   if (index_type == "SPATIAL" && !required)
@@ -240,6 +268,13 @@ stmt_result session::create_collection_index(const admin_args& args) {
   // 5.7's X Plugin knows INDEX and SPATIAL only (FULLTEXT came with 8.0).
   if (type != "INDEX" && type != "SPATIAL" && (type != "FULLTEXT" || emulate_57()))
     return bad_value("Argument value '" + given_type + "' for index type is invalid");
+  if (name.empty()) return bad_value("Argument value '' for index name is invalid");
+  if (unique && type == "SPATIAL") return bad_value("Unique spatial index is not supported");
+  if (unique && type == "FULLTEXT") return bad_value("Unique fulltext index is not supported");
+  std::string parser;
+  if (auto e = args.string("with_parser", parser, false)) return e;
+  if (!parser.empty() && type != "FULLTEXT")
+    return bad_value("'with_parser' argument is supported for fulltext index only");
   if (unique) return bad_value("Unique indexes are currently not supported");
   const Any* fields = args.get(args.get("constraint") ? "constraint" : "fields");
   if (!fields)
@@ -263,6 +298,10 @@ stmt_result session::create_collection_index(const admin_args& args) {
   for (const Any& spec : fields->array().value()) {
     index_field f;
     if (auto e = parse_field(spec, type, *m_db, f)) return e;
+    // MySQL adds the same generated column twice and its ALTER fails.
+    for (const index_field& p : parsed)
+      if (p.column == f.column)
+        return x_error{1060, "Duplicate column name '" + f.column + "'", "42S21"};
     parsed.push_back(std::move(f));
   }
   x_error err;
