@@ -100,8 +100,10 @@ void session::verify_credentials(const std::string& auth_data) {
   const bool used_password = !cred->secret.empty() && cred->secret != std::string(1, '\0');
 
   x_error err;
-  auto db =
-      mariadb_conn::connect(m_state.config().mariadb_socket, m_state.config().mariadb_user, err);
+  // The client's session_connect_attrs become the MariaDB connection's, as
+  // the X Plugin hands them to performance_schema for its session.
+  auto db = mariadb_conn::connect(m_state.config().mariadb_socket, m_state.config().mariadb_user,
+                                  err, &m_connect_attrs);
   if (!db) return fatal(err);
   const std::string& host = m_peer_host;
   auto acct = find_account(*db, cred->user, host);

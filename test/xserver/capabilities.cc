@@ -99,6 +99,7 @@ void session::on_capabilities_set(const std::string& payload) {
   std::set<std::string> seen;
   bool start_tls = false;
   std::optional<compression_request> compression;
+  std::optional<connect_attrs> attrs;
   const bool v80 = !emulate_57();
   for (const auto& cap : msg.capabilities().capabilities()) {
     const std::string& name = cap.name();
@@ -118,6 +119,9 @@ void session::on_capabilities_set(const std::string& payload) {
       if (!as_bool(value)) return m_out.error(prepare_failed(name));
     } else if (v80 && name == "session_connect_attrs") {
       if (!is_string_object(value)) return m_out.error(prepare_failed(name));
+      attrs.emplace();
+      for (const auto& f : value.obj().fld())
+        attrs->emplace_back(f.key(), f.value().scalar().v_string().value());
     } else if (v80 && name == "compression") {
       compression_request req;
       if (auto err = check_compression(value, req)) return m_out.error(*err);
@@ -134,6 +138,7 @@ void session::on_capabilities_set(const std::string& payload) {
   // Kept until authentication succeeds, when compression starts in both
   // directions; a later accepted CapabilitiesSet replaces it.
   if (compression) m_compression_request = std::move(compression);
+  if (attrs) m_connect_attrs = std::move(*attrs);
   if (start_tls) {
     flush();
     // Bytes pipelined after the CapabilitiesSet would be plaintext inside TLS.

@@ -9,7 +9,8 @@ void mysql_closer::operator()(MYSQL* m) const noexcept {
 }
 
 std::optional<mariadb_conn> mariadb_conn::connect(const std::string& socket,
-                                                  const std::string& user, x_error& err) {
+                                                  const std::string& user, x_error& err,
+                                                  const connect_attrs* attrs) {
   MYSQL* m = mysql_init(nullptr);
   if (!m) {
     err = make_error(errc::internal_error, "mysql_init failed");
@@ -25,6 +26,18 @@ std::optional<mariadb_conn> mariadb_conn::connect(const std::string& socket,
                           CLIENT_MULTI_RESULTS)) {
     err = conn.last_error();
     return std::nullopt;
+  }
+  if (attrs) {
+    // mysql_real_connect() always replaces _client_name, _os, _pid, ... with
+    // libmariadb's own; COM_CHANGE_USER sends the attributes as they are,
+    // and MariaDB takes them as the session's.
+    mysql_optionsv(m, MYSQL_OPT_CONNECT_ATTR_RESET, nullptr);
+    for (const auto& [name, value] : *attrs)
+      mysql_optionsv(m, MYSQL_OPT_CONNECT_ATTR_ADD, name.c_str(), value.c_str());
+    if (mysql_change_user(m, user.c_str(), nullptr, nullptr) != 0) {
+      err = conn.last_error();
+      return std::nullopt;
+    }
   }
   return conn;
 }

@@ -9,11 +9,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 typedef struct st_mysql MYSQL;
 
 namespace xserver {
+
+// Connection attributes (name, value) in the order a client sent them.
+using connect_attrs = std::vector<std::pair<std::string, std::string>>;
 
 struct mysql_closer {
   void operator()(MYSQL* m) const noexcept;
@@ -22,9 +26,11 @@ struct mysql_closer {
 class mariadb_conn {
 public:
   // Connects as `user` (no password: xserverd's privileged local account)
-  // to the socket; nullopt and err set on failure.
+  // to the socket; nullopt and err set on failure. With `attrs`, those are the
+  // connection's attributes instead of libmariadb's own (_client_name, ...),
+  // so performance_schema.session_connect_attrs shows the X client's.
   static std::optional<mariadb_conn> connect(const std::string& socket, const std::string& user,
-                                             x_error& err);
+                                             x_error& err, const connect_attrs* attrs = nullptr);
 
   MYSQL* handle() const { return m_mysql.get(); }
   // Runs a statement that returns no rows (or whose rows are discarded).

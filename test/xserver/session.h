@@ -179,12 +179,14 @@ private:
   std::string m_auth_mech;
   std::string m_nonce;
   int m_failed_auths = 0;
-  bool m_after_reset = false;
+  bool m_after_reset = false; // only session_connect_attrs may be set now
+  // The accepted session_connect_attrs, for the MariaDB connection opened at
+  // authentication (kept across Session.Reset until a new set replaces them).
+  connect_attrs m_connect_attrs;
   fault_plan m_faults;
-  std::map<std::uint32_t, std::string>
-      m_prepared; // stmt_id -> serialized OneOfMessage // only session_connect_attrs may be set now
-  std::map<std::uint32_t, cursor> m_cursors; // cursor_id -> its rows
-  bool m_hold_output = false;                // a cursor takes the reply apart: no flush meanwhile
+  std::map<std::uint32_t, std::string> m_prepared; // stmt_id -> serialized OneOfMessage
+  std::map<std::uint32_t, cursor> m_cursors;       // cursor_id -> its rows
+  bool m_hold_output = false; // a cursor takes the reply apart: no flush meanwhile
 };
 
 } // namespace xserver

@@ -95,6 +95,14 @@ std::vector<frame> cap_set(xclient& c, const std::vector<std::pair<std::string, 
   return c.reply();
 }
 
+Any any_string(const std::string& value) {
+  Any a;
+  a.set_type(Any::SCALAR);
+  a.mutable_scalar()->set_type(Mysqlx::Datatypes::Scalar::V_STRING);
+  a.mutable_scalar()->mutable_v_string()->set_value(value);
+  return a;
+}
+
 Any any_object(const std::vector<std::pair<std::string, Any>>& fields) {
   Any a;
   a.set_type(Any::OBJECT);

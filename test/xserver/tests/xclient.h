@@ -83,6 +83,8 @@ std::vector<frame> cap_set(xclient& c,
 // An OBJECT Any of the given fields, for capabilities and admin arguments.
 Mysqlx::Datatypes::Any
 any_object(const std::vector<std::pair<std::string, Mysqlx::Datatypes::Any>>& fields);
+// A V_STRING scalar Any.
+Mysqlx::Datatypes::Any any_string(const std::string& value);
 
 // Decoding helpers for assertions.
 Mysqlx::Error error_of(const frame& f);
