@@ -7,6 +7,7 @@
 #include "cdk/protocol/compression.h"
 #include "cdk/protocol/frame.h"
 #include "mysqlx_datatypes.pb.h"
+#include "mysqlx_prepare.pb.h"
 #include "test/xserver/compressed_writer.h"
 #include "test/xserver/errors.h"
 #include "test/xserver/expect.h"
@@ -20,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,6 +119,9 @@ private:
   stmt_result on_prepare(const std::string& payload);
   stmt_result on_execute(const std::string& payload);
   stmt_result on_deallocate(const std::string& payload);
+  stmt_result execute_server_statement(std::uint32_t id, const std::string& sql,
+                                       const Mysqlx::Prepare::Execute& msg);
+  void drop_server_statement(std::uint32_t id); // DEALLOCATE PREPARE, if it is one
 
   // cursor.cc: a cursor holds its statement's encoded rows.
   struct cursor {
@@ -185,8 +190,11 @@ private:
   connect_attrs m_connect_attrs;
   fault_plan m_faults;
   std::map<std::uint32_t, std::string> m_prepared; // stmt_id -> serialized OneOfMessage
-  std::map<std::uint32_t, cursor> m_cursors;       // cursor_id -> its rows
-  bool m_hold_output = false; // a cursor takes the reply apart: no flush meanwhile
+  // The prepared ids that are MariaDB statements `xstmt_<id>`; they go with
+  // the MariaDB session (COM_RESET_CONNECTION, close).
+  std::set<std::uint32_t> m_server_prepared;
+  std::map<std::uint32_t, cursor> m_cursors; // cursor_id -> its rows
+  bool m_hold_output = false;                // a cursor takes the reply apart: no flush meanwhile
 };
 
 } // namespace xserver
