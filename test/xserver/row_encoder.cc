@@ -2,6 +2,7 @@
 
 #include "mysqlx_resultset.pb.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mysql.h>
@@ -62,6 +63,8 @@ bool is_json_column(const MYSQL_FIELD& f) {
          std::memcmp(fmt.str, "json", 4) == 0;
 }
 
+// Mirrors the X Plugin's Streaming_command_delegate::field_metadata(): which
+// of length, collation and fractional digits each type carries, and the flags.
 void fill_column_metadata(const MYSQL_FIELD& f, bool compact,
                           Mysqlx::Resultset::ColumnMetaData& m) {
   const x_type t = x_type_of(f);
@@ -73,16 +76,33 @@ void fill_column_metadata(const MYSQL_FIELD& f, bool compact,
   m.set_original_table(std::string(f.org_table, f.org_table_length));
   m.set_schema(std::string(f.db, f.db_length));
   m.set_catalog("def");
-  const bool is_text = t == x_type::bytes || t == x_type::set || t == x_type::enumeration;
-  if (is_text) m.set_collation(f.charsetnr);
-  if (t == x_type::dbl || t == x_type::flt || t == x_type::decimal)
-    m.set_fractional_digits(f.decimals);
-  // X Protocol reports the length in characters; MariaDB in bytes (utf8mb4: x4).
-  std::uint64_t length = f.length;
-  if (is_text && f.charsetnr != 63) length /= 4;
-  m.set_length(static_cast<std::uint32_t>(std::min<std::uint64_t>(length, 0xffffffffu)));
+  const bool json = is_json_column(f);
+  const bool geometry = f.type == MYSQL_TYPE_GEOMETRY;
+  // MySQL sends no collation for GEOMETRY and for the NULL type; JSON's
+  // field charset is binary there, utf8mb4_bin in MariaDB.
+  if (json)
+    m.set_collation(63);
+  else if ((t == x_type::bytes && !geometry && f.type != MYSQL_TYPE_NULL) || t == x_type::set ||
+           t == x_type::enumeration)
+    m.set_collation(f.charsetnr);
+  if (t == x_type::dbl || t == x_type::flt || t == x_type::decimal) {
+    // "Not a fixed number of decimals" is 31 in MySQL, 39 in MariaDB.
+    constexpr unsigned mariadb_not_fixed_dec = 39, mysql_not_fixed_dec = 31;
+    m.set_fractional_digits(f.decimals == mariadb_not_fixed_dec ? mysql_not_fixed_dec : f.decimals);
+  }
+  // The length is the field's display length in bytes, as in the classic
+  // protocol (VARCHAR(10) utf8mb4: 40); ENUM, SET and GEOMETRY have none.
+  if (!geometry && t != x_type::set && t != x_type::enumeration &&
+      !(t == x_type::bytes && f.type == MYSQL_TYPE_NULL))
+    m.set_length(static_cast<std::uint32_t>(std::min<std::uint64_t>(f.length, 0xffffffffu)));
+  const bool integer = f.type == MYSQL_TYPE_TINY || f.type == MYSQL_TYPE_SHORT ||
+                       f.type == MYSQL_TYPE_INT24 || f.type == MYSQL_TYPE_LONG ||
+                       f.type == MYSQL_TYPE_LONGLONG;
   std::uint32_t flags = 0;
-  if ((t == x_type::uint && f.flags & ZEROFILL_FLAG) ||
+  // Flag 0x0001 means per type: UINT_ZEROFILL (not for YEAR), *_UNSIGNED for
+  // the floating and decimal types, BYTES_RIGHTPAD (CHAR/BINARY),
+  // DATETIME_TIMESTAMP.
+  if ((integer && f.flags & ZEROFILL_FLAG) ||
       ((t == x_type::dbl || t == x_type::flt || t == x_type::decimal) && f.flags & UNSIGNED_FLAG) ||
       (t == x_type::bytes && f.type == MYSQL_TYPE_STRING) ||
       (t == x_type::datetime &&
@@ -93,13 +113,12 @@ void fill_column_metadata(const MYSQL_FIELD& f, bool compact,
   if (f.flags & UNIQUE_KEY_FLAG) flags |= 0x0040;
   if (f.flags & MULTIPLE_KEY_FLAG) flags |= 0x0080;
   if (f.flags & AUTO_INCREMENT_FLAG) flags |= 0x0100;
-  m.set_flags(flags);
-  if (t == x_type::bytes) {
-    if (is_json_column(f))
-      m.set_content_type(Mysqlx::Resultset::JSON);
-    else if (f.type == MYSQL_TYPE_GEOMETRY)
-      m.set_content_type(Mysqlx::Resultset::GEOMETRY);
-  } else if (t == x_type::datetime) {
+  if (flags) m.set_flags(flags); // MySQL leaves the field out when it is 0
+  if (json)
+    m.set_content_type(Mysqlx::Resultset::JSON);
+  else if (geometry)
+    m.set_content_type(Mysqlx::Resultset::GEOMETRY);
+  else if (t == x_type::datetime) {
     const bool date_only = f.type == MYSQL_TYPE_DATE || f.type == MYSQL_TYPE_NEWDATE;
     m.set_content_type(date_only ? Mysqlx::Resultset::DATE : Mysqlx::Resultset::DATETIME);
   }
@@ -130,6 +149,26 @@ std::uint64_t micros(std::string_view text, std::size_t& pos) {
   return v;
 }
 
+// A varint of exactly two bytes (MySQL's encode_fixedvar16_uint32): how the
+// X Plugin writes a DATETIME's year, so year 99 takes two bytes as 2024 does.
+void append_varint16(std::uint64_t v, std::string& out) {
+  out += static_cast<char>((v & 0x7f) | 0x80);
+  out += static_cast<char>((v >> 7) & 0x7f);
+}
+
+// The X Plugin writes hour, minute, second and microseconds only up to the
+// last one that is not zero (encoding_xrow.h): 10:00:00 is the hour alone.
+void append_time_parts(std::uint64_t h, std::uint64_t m, std::uint64_t s, std::uint64_t us,
+                       std::string& out) {
+  if (!(h || m || s || us)) return;
+  append_varint(h, out);
+  if (!(m || s || us)) return;
+  append_varint(m, out);
+  if (!(s || us)) return;
+  append_varint(s, out);
+  if (us) append_varint(us, out);
+}
+
 void encode_time(std::string_view text, std::string& out) {
   std::size_t pos = 0;
   const bool negative = !text.empty() && text[0] == '-';
@@ -139,21 +178,25 @@ void encode_time(std::string_view text, std::string& out) {
   if (pos < text.size() && text[pos] == ':') m = digits(text, ++pos);
   if (pos < text.size() && text[pos] == ':') s = digits(text, ++pos);
   const std::uint64_t us = micros(text, pos);
-  append_varint(h, out);
-  append_varint(m, out);
-  append_varint(s, out);
-  if (us) append_varint(us, out);
+  append_time_parts(h, m, s, us, out);
 }
 
+// DATE values ("YYYY-MM-DD", MySQL's field_date) have a plain varint year;
+// DATETIME and TIMESTAMP values (field_datetime) a two-byte one.
 void encode_datetime(std::string_view text, std::string& out) {
   std::size_t pos = 0;
   std::uint64_t parts[6] = {};
   parts[0] = digits(text, pos);
   for (int i = 1; i < 6 && pos < text.size(); ++i) parts[i] = digits(text, ++pos);
   const std::uint64_t us = micros(text, pos);
-  const bool has_time = text.size() > 10;
-  for (int i = 0; i < (has_time ? 6 : 3); ++i) append_varint(parts[i], out);
-  if (us) append_varint(us, out);
+  constexpr std::size_t date_length = 10;
+  if (text.size() <= date_length)
+    append_varint(parts[0], out);
+  else
+    append_varint16(parts[0], out);
+  append_varint(parts[1], out);
+  append_varint(parts[2], out);
+  if (text.size() > date_length) append_time_parts(parts[3], parts[4], parts[5], us, out);
 }
 
 void encode_decimal(std::string_view text, std::string& out) {

@@ -329,4 +329,154 @@ INSTANTIATE_TEST_SUITE_P(Compression, Mysql57Required,
                                            "deflate_stream"),
                          param_name);
 
+// Result metadata and values as MySQL 8.0's X Plugin sends them
+// (plugin/x/src/streaming_command_delegate.cc, encoders/encoding_xrow.h),
+// read through the official client. Compression off: these are about the
+// messages, not their transport.
+mysqlx::Session plain_session() {
+  return mysqlx::Session(settings("80", "disabled"));
+}
+
+// Text columns read as strings: SHOW, information_schema, expressions, and
+// the rows xserverd adds for the X Plugin's own variables.
+TEST(Metadata, TextColumnsAreStrings) {
+  mysqlx::Session s = plain_session();
+  const char* queries[] = {
+      "SHOW VARIABLES LIKE 'version'",
+      "SHOW GLOBAL VARIABLES LIKE 'max_allowed_packet'",
+      "SHOW VARIABLES LIKE 'mysqlx_%'",
+      "SHOW STATUS LIKE 'Uptime'",
+      "SHOW STATUS LIKE 'Mysqlx_ssl%'",
+      "SHOW SESSION STATUS WHERE Variable_name = 'Mysqlx_ssl_active'",
+      "SELECT SCHEMA_NAME, DEFAULT_CHARACTER_SET_NAME FROM information_schema.SCHEMATA",
+      "SELECT CONCAT('a', 1), 'literal'",
+  };
+  for (const char* q : queries) {
+    step(q);
+    mysqlx::SqlResult res = s.sql(q).execute();
+    const auto& cols = res.getColumns();
+    for (const mysqlx::Column& c : cols)
+      EXPECT_EQ(c.getType(), mysqlx::Type::STRING) << q << ": " << c.getColumnLabel();
+    std::size_t rows = 0;
+    for (mysqlx::Row row : res) {
+      ++rows;
+      for (unsigned i = 0; i < row.colCount(); ++i) {
+        try {
+          (void)row[i].get<std::string>();
+        } catch (const mysqlx::Error& e) {
+          ADD_FAILURE() << q << ", column " << i << ": " << e.what();
+        }
+      }
+    }
+    EXPECT_GT(rows, 0u) << q;
+  }
+}
+
+std::string hex(const mysqlx::bytes& b) {
+  static const char* d = "0123456789abcdef";
+  std::string out;
+  for (auto c : b) {
+    out += d[static_cast<unsigned char>(c) >> 4];
+    out += d[c & 0xf];
+  }
+  return out;
+}
+
+// Temporal values byte for byte: MySQL's row encoder writes year (a 2-byte
+// varint for DATETIME), month, day, then hour, minute, second and
+// microseconds only up to the last non-zero part; TIME the same after a sign
+// byte; DATE year month day.
+TEST(Metadata, TemporalValueBytes) {
+  mysqlx::Session s = plain_session();
+  struct expectation {
+    const char* expr;
+    const char* bytes;
+  } cases[] = {
+      {"CAST('2024-01-02 00:00:00' AS DATETIME)", "e80f0102"},
+      {"CAST('2024-01-02 10:00:00' AS DATETIME)", "e80f01020a"},
+      {"CAST('2024-01-02 10:20:00' AS DATETIME)", "e80f01020a14"},
+      {"CAST('2024-01-02 10:20:30' AS DATETIME)", "e80f01020a141e"},
+      {"CAST('2024-01-02 00:00:00.5' AS DATETIME(6))", "e80f0102000000a0c21e"},
+      {"CAST('0099-01-02 00:00:00' AS DATETIME)", "e3000102"},
+      {"CAST('2024-01-02' AS DATE)", "e80f0102"},
+      {"CAST('0099-01-02' AS DATE)", "630102"},
+      {"TIMESTAMP('2024-01-02 03:04:05.000006')", "e80f0102030405"
+                                                  "06"},
+      {"CAST('00:00:00' AS TIME)", "00"},
+      {"CAST('10:00:00' AS TIME)", "000a"},
+      {"CAST('-838:59:59' AS TIME)", "01c6063b3b"},
+      {"CAST('00:00:00.25' AS TIME(2))", "00000000"
+                                         "90a10f"},
+  };
+  for (const auto& c : cases) {
+    step(std::string("SELECT ") + c.expr);
+    mysqlx::Row row = s.sql(std::string("SELECT ") + c.expr).execute().fetchOne();
+    EXPECT_EQ(hex(row[0].getRawBytes()), c.bytes) << c.expr;
+  }
+}
+
+// A table of each column type: its metadata as the official client reports it.
+TEST(Metadata, ColumnTypes) {
+  mysqlx::Session s = plain_session();
+  s.sql(std::string("CREATE SCHEMA IF NOT EXISTS ") + k_schema).execute();
+  s.sql(std::string("DROP TABLE IF EXISTS ") + k_schema + ".types").execute();
+  s.sql(std::string("CREATE TABLE ") + k_schema +
+        ".types (i INT, u INT UNSIGNED, d DECIMAL(10,2), f FLOAT, db DOUBLE, "
+        "c CHAR(5) CHARACTER SET utf8mb4, v VARCHAR(10) CHARACTER SET utf8mb4, "
+        "b VARBINARY(8), dt DATETIME, ts TIMESTAMP(6) NULL, t TIME, dd DATE, y YEAR, "
+        "bt BIT(8), e ENUM('x','y'), st SET('p','q'), j JSON)")
+      .execute();
+  s.sql(std::string("INSERT INTO ") + k_schema +
+        ".types VALUES (-5, 5, -12.50, 1.5, 2.25, 'ab', 'héllo', 'xy', '2024-01-02 00:00:00', "
+        "'2024-01-02 03:04:05.123456', '-01:02:03', '2024-01-02', 2024, b'101', 'y', 'p,q', "
+        "'{\"a\": 1}')")
+      .execute();
+  mysqlx::RowResult res = s.getSchema(k_schema).getTable("types").select().execute();
+  const auto& cols = res.getColumns();
+  auto col = [&](unsigned i) -> const mysqlx::Column& { return cols[i]; };
+  EXPECT_EQ(col(0).getType(), mysqlx::Type::INT);
+  EXPECT_TRUE(col(0).isNumberSigned());
+  EXPECT_FALSE(col(1).isNumberSigned());
+  EXPECT_EQ(col(2).getType(), mysqlx::Type::DECIMAL);
+  EXPECT_EQ(col(2).getFractionalDigits(), 2);
+  EXPECT_EQ(col(2).getLength(), 12u); // precision + sign + point
+  EXPECT_EQ(col(3).getType(), mysqlx::Type::FLOAT);
+  EXPECT_EQ(col(4).getType(), mysqlx::Type::DOUBLE);
+  EXPECT_EQ(col(4).getFractionalDigits(), 31); // MySQL's NOT_FIXED_DEC
+  EXPECT_EQ(col(5).getType(), mysqlx::Type::STRING);
+  EXPECT_EQ(col(5).getLength(), 20u); // bytes: 5 characters of up to 4
+  EXPECT_EQ(col(6).getLength(), 40u);
+  EXPECT_FALSE(col(6).isPadded());
+  EXPECT_EQ(col(7).getType(), mysqlx::Type::BYTES);
+  EXPECT_EQ(col(8).getType(), mysqlx::Type::DATETIME);
+  EXPECT_EQ(col(8).getLength(), 19u);
+  EXPECT_EQ(col(9).getType(), mysqlx::Type::TIMESTAMP);
+  EXPECT_EQ(col(9).getLength(), 26u);
+  EXPECT_EQ(col(10).getType(), mysqlx::Type::TIME);
+  EXPECT_EQ(col(11).getType(), mysqlx::Type::DATE);
+  EXPECT_EQ(col(11).getLength(), 10u);
+  EXPECT_EQ(col(12).getLength(), 4u);
+  EXPECT_FALSE(col(12).isPadded()); // YEAR: no UINT_ZEROFILL flag in X
+  EXPECT_EQ(col(13).getType(), mysqlx::Type::BIT);
+  EXPECT_EQ(col(14).getType(), mysqlx::Type::ENUM);
+  EXPECT_EQ(col(15).getType(), mysqlx::Type::SET);
+  EXPECT_EQ(col(16).getType(), mysqlx::Type::JSON);
+  mysqlx::Row row = res.fetchOne();
+  EXPECT_EQ(row[0].get<int>(), -5);
+  EXPECT_EQ(row[1].get<unsigned>(), 5u);
+  EXPECT_DOUBLE_EQ(row[2].get<double>(), -12.5);
+  EXPECT_FLOAT_EQ(row[3].get<float>(), 1.5f);
+  EXPECT_DOUBLE_EQ(row[4].get<double>(), 2.25);
+  EXPECT_EQ(row[5].get<std::string>(), "ab");
+  EXPECT_EQ(row[6].get<std::string>(), "h\xc3\xa9llo");
+  EXPECT_EQ(hex(row[8].getRawBytes()), "e80f0102");
+  EXPECT_EQ(hex(row[9].getRawBytes()), "e80f0102030405c0c407");
+  EXPECT_EQ(hex(row[10].getRawBytes()), "01010203");
+  EXPECT_EQ(hex(row[11].getRawBytes()), "e80f0102");
+  EXPECT_EQ(row[12].get<int>(), 2024);
+  EXPECT_EQ(row[13].get<int>(), 5);
+  EXPECT_EQ(row[14].get<std::string>(), "y");
+  EXPECT_EQ(row[16]["a"].get<int>(), 1);
+}
+
 } // namespace

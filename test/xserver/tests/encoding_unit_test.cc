@@ -1,9 +1,11 @@
 // Row value encodings and the expect stack, without a server.
 #include "mysqlx_expect.pb.h"
+#include "mysqlx_resultset.pb.h"
 #include "test/xserver/expect.h"
 #include "test/xserver/row_encoder.h"
 
 #include <gtest/gtest.h>
+#include <mysql.h>
 
 namespace xserver {
 namespace {
@@ -37,7 +39,7 @@ TEST(RowEncoder, DecimalIsScaleThenPackedBcdWithSign) {
 
 TEST(RowEncoder, TimeDateTimeSetBitDouble) {
   EXPECT_EQ(enc(x_type::time, "-01:02:03.5"), std::string("\x01\x01\x02\x03\xa0\xc2\x1e", 7));
-  EXPECT_EQ(enc(x_type::time, "838:00:00"), std::string("\x00\xc6\x06\x00\x00", 5));
+  EXPECT_EQ(enc(x_type::time, "838:00:00"), std::string("\x00\xc6\x06", 3));
   EXPECT_EQ(enc(x_type::datetime, "2024-01-02"), std::string("\xe8\x0f\x01\x02", 4));
   EXPECT_EQ(enc(x_type::datetime, "2024-01-02 03:04:05"),
             std::string("\xe8\x0f\x01\x02\x03\x04\x05", 7));
@@ -53,6 +55,86 @@ TEST(RowEncoder, TimeDateTimeSetBitDouble) {
   ASSERT_EQ(d.size(), 8u);
   std::memcpy(&v, d.data(), 8);
   EXPECT_EQ(v, 1.5);
+}
+
+// MySQL's encoding_xrow.h: the time parts stop at the last non-zero one; a
+// DATETIME's year is a varint of exactly two bytes, a DATE's a plain one.
+TEST(RowEncoder, TemporalTrailingZeroPartsAreLeftOut) {
+  EXPECT_EQ(enc(x_type::datetime, "2024-01-02 00:00:00"), std::string("\xe8\x0f\x01\x02", 4));
+  EXPECT_EQ(enc(x_type::datetime, "2024-01-02 10:00:00"), std::string("\xe8\x0f\x01\x02\x0a", 5));
+  EXPECT_EQ(enc(x_type::datetime, "2024-01-02 10:20:00"),
+            std::string("\xe8\x0f\x01\x02\x0a\x14", 6));
+  EXPECT_EQ(enc(x_type::datetime, "2024-01-02 00:00:00.500000"),
+            std::string("\xe8\x0f\x01\x02\x00\x00\x00\xa0\xc2\x1e", 10));
+  EXPECT_EQ(enc(x_type::datetime, "0099-01-02 00:00:00"), std::string("\xe3\x00\x01\x02", 4));
+  EXPECT_EQ(enc(x_type::datetime, "0000-00-00 00:00:00"), std::string("\x80\x00\x00\x00", 4));
+  EXPECT_EQ(enc(x_type::datetime, "0099-01-02"), std::string("\x63\x01\x02", 3));
+  EXPECT_EQ(enc(x_type::time, "00:00:00"), std::string("\x00", 1));
+  EXPECT_EQ(enc(x_type::time, "-00:00:01"), std::string("\x01\x00\x00\x01", 4));
+  EXPECT_EQ(enc(x_type::time, "10:00:00.000000"), std::string("\x00\x0a", 2));
+  EXPECT_EQ(enc(x_type::time, "00:00:00.250000"), std::string("\x00\x00\x00\x00\x90\xa1\x0f", 7));
+}
+
+MYSQL_FIELD field(enum_field_types type, unsigned long length, unsigned flags = 0,
+                  unsigned charsetnr = 45, unsigned decimals = 0) {
+  MYSQL_FIELD f{};
+  f.name = f.org_name = f.table = f.org_table = f.db = const_cast<char*>("");
+  f.type = type;
+  f.length = length;
+  f.flags = flags;
+  f.charsetnr = charsetnr;
+  f.decimals = decimals;
+  return f;
+}
+
+Mysqlx::Resultset::ColumnMetaData meta(const MYSQL_FIELD& f) {
+  Mysqlx::Resultset::ColumnMetaData m;
+  fill_column_metadata(f, false, m);
+  return m;
+}
+
+// Streaming_command_delegate::field_metadata(): what each type carries.
+TEST(ColumnMetadata, AsTheXPluginSendsIt) {
+  // Lengths in bytes, as the classic protocol: VARCHAR(10) utf8mb4 is 40.
+  const auto v = meta(field(MYSQL_TYPE_VAR_STRING, 40));
+  EXPECT_EQ(v.length(), 40u);
+  EXPECT_EQ(v.collation(), 45u);
+  EXPECT_FALSE(v.has_flags()); // a zero flags field is left out
+  EXPECT_FALSE(v.has_fractional_digits());
+  const auto c = meta(field(MYSQL_TYPE_STRING, 20));
+  EXPECT_EQ(c.flags(), 0x0001u); // BYTES_RIGHTPAD
+  // MariaDB's "not fixed" decimals (39) is MySQL's 31.
+  EXPECT_EQ(meta(field(MYSQL_TYPE_DOUBLE, 22, 0, 63, 39)).fractional_digits(), 31u);
+  EXPECT_EQ(meta(field(MYSQL_TYPE_NEWDECIMAL, 12, 0, 63, 2)).fractional_digits(), 2u);
+  EXPECT_EQ(meta(field(MYSQL_TYPE_NEWDECIMAL, 12, UNSIGNED_FLAG, 63, 2)).flags(), 0x0001u);
+  // Numbers and temporal types carry no collation.
+  EXPECT_FALSE(meta(field(MYSQL_TYPE_LONG, 11, 0, 63)).has_collation());
+  EXPECT_FALSE(meta(field(MYSQL_TYPE_DATETIME, 19, 0, 63)).has_collation());
+  // YEAR: UINT, no UINT_ZEROFILL although the field is ZEROFILL.
+  const auto y = meta(field(MYSQL_TYPE_YEAR, 4, UNSIGNED_FLAG | ZEROFILL_FLAG, 63));
+  EXPECT_EQ(y.type(), Mysqlx::Resultset::ColumnMetaData::UINT);
+  EXPECT_FALSE(y.has_flags());
+  EXPECT_EQ(meta(field(MYSQL_TYPE_LONG, 10, UNSIGNED_FLAG | ZEROFILL_FLAG, 63)).flags(), 0x0001u);
+  // TIMESTAMP: DATETIME_TIMESTAMP; DATE: content type DATE.
+  const auto ts = meta(field(MYSQL_TYPE_TIMESTAMP, 26, 0, 63, 6));
+  EXPECT_EQ(ts.flags(), 0x0001u);
+  EXPECT_EQ(ts.content_type(), static_cast<unsigned>(Mysqlx::Resultset::DATETIME));
+  EXPECT_FALSE(ts.has_fractional_digits()); // MySQL sends no fsp for temporal types
+  EXPECT_EQ(meta(field(MYSQL_TYPE_DATE, 10, 0, 63)).content_type(),
+            static_cast<unsigned>(Mysqlx::Resultset::DATE));
+  // ENUM and SET: a collation, no length; GEOMETRY: neither.
+  const auto e = meta(field(MYSQL_TYPE_STRING, 4, ENUM_FLAG));
+  EXPECT_EQ(e.type(), Mysqlx::Resultset::ColumnMetaData::ENUM);
+  EXPECT_TRUE(e.has_collation());
+  EXPECT_FALSE(e.has_length());
+  const auto g = meta(field(MYSQL_TYPE_GEOMETRY, 4294967295u, 0, 63));
+  EXPECT_FALSE(g.has_collation());
+  EXPECT_FALSE(g.has_length());
+  EXPECT_EQ(g.content_type(), static_cast<unsigned>(Mysqlx::Resultset::GEOMETRY));
+  // SELECT NULL: BYTES without collation or length.
+  const auto n = meta(field(MYSQL_TYPE_NULL, 0, 0, 63));
+  EXPECT_EQ(n.type(), Mysqlx::Resultset::ColumnMetaData::BYTES);
+  EXPECT_FALSE(n.has_collation());
 }
 
 Mysqlx::Expect::Open open_with(std::vector<std::pair<unsigned, std::string>> conds) {
