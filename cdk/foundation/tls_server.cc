@@ -13,6 +13,22 @@ error ssl_error(std::string msg) {
   return error::connection(client_errc::ssl_connection, std::move(msg));
 }
 
+// What mysqld 8.0 offers when ssl_cipher and tls_ciphersuites are unset
+// (MySQL's include/tls_ciphers.h): AEAD ciphers with forward secrecy, in its
+// order of preference, which the server's preference makes the one chosen.
+// The "!" entries are the weak ciphers it always excludes.
+constexpr const char* mysql_tls12_ciphers =
+    "!aNULL:!eNULL:!EXPORT:!LOW:!MD5:!DES:!3DES:!RC2:!RC4:!PSK:"
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+    "ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:"
+    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:"
+    "ECDHE-ECDSA-AES256-CCM:ECDHE-ECDSA-AES128-CCM:"
+    "DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384:"
+    "DHE-RSA-AES256-CCM:DHE-RSA-AES128-CCM:DHE-RSA-CHACHA20-POLY1305";
+constexpr const char* mysql_tls13_ciphersuites =
+    "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:"
+    "TLS_AES_128_CCM_SHA256";
+
 result<std::shared_ptr<SSL_CTX>> new_server_ctx() {
   ERR_clear_error();
   std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_server_method()), SSL_CTX_free);
@@ -20,6 +36,13 @@ result<std::shared_ptr<SSL_CTX>> new_server_ctx() {
   SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
   SSL_CTX_set_options(ctx.get(), SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
                                      SSL_OP_CIPHER_SERVER_PREFERENCE);
+  if (SSL_CTX_set_cipher_list(ctx.get(), mysql_tls12_ciphers) != 1 ||
+      SSL_CTX_set_ciphersuites(ctx.get(), mysql_tls13_ciphersuites) != 1)
+    return ssl_error("Can't set the TLS ciphers: " + take_ssl_error("none available"));
+  // mysqld sets DH parameters so that the DHE-RSA ciphers of its list work;
+  // without them OpenSSL's server skips those and a client offering only
+  // them gets a handshake failure alert.
+  SSL_CTX_set_dh_auto(ctx.get(), 1);
   return ctx;
 }
 

@@ -2,8 +2,9 @@
 // chain and a private key (PEM), shared by every accepted connection, and
 // used with socket_stream::accept_tls(). The connector itself never uses it.
 //
-// Accepts TLS 1.2 and 1.3 with OpenSSL's default ciphers; clients restrict
-// further with tls-versions / tls-ciphersuites. No client certificates.
+// Accepts TLS 1.2 and 1.3 with MySQL 8.0's default cipher lists and order
+// (server preference), DHE included; clients restrict further with
+// tls-versions / tls-ciphersuites. No client certificates.
 //
 //   auto ctx = cdk::tls_server_context::from_files("server-cert.pem", "server-key.pem");
 //   if (!ctx) die(ctx.err().message);

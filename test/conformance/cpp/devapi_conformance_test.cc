@@ -479,4 +479,80 @@ TEST(Metadata, ColumnTypes) {
   EXPECT_EQ(row[16]["a"].get<int>(), 1);
 }
 
+// TLS as MySQL 8.0 configures it (include/tls_ciphers.h,
+// vio/viosslfactories.cc): TLSv1.2 and TLSv1.3, the TLSv1.2 ciphers
+// default_tls12_ciphers, the TLSv1.3 suites default_tls13_ciphers. A client
+// restricted to TLSv1.2 and one of them connects, and the session status
+// names what was negotiated.
+struct tls_case {
+  const char* versions;
+  const char* ciphersuites; // as the client asks (IANA or OpenSSL names)
+  const char* want_version;
+  const char* want_cipher; // Mysqlx_ssl_cipher, OpenSSL's name
+};
+
+class Tls : public ::testing::TestWithParam<tls_case> {};
+
+TEST_P(Tls, Connects) {
+  const tls_case& c = GetParam();
+  mysqlx::SessionSettings settings_(env("MYSQLX_TEST_URI_80"));
+  settings_.set(mysqlx::SessionOption::SSL_MODE, mysqlx::SSLMode::VERIFY_CA,
+                mysqlx::SessionOption::SSL_CA, env("MYSQLX_TEST_CA_80"),
+                mysqlx::SessionOption::COMPRESSION, mysqlx::CompressionMode::DISABLED,
+                mysqlx::SessionOption::TLS_VERSIONS, c.versions);
+  if (*c.ciphersuites) settings_.set(mysqlx::SessionOption::TLS_CIPHERSUITES, c.ciphersuites);
+  step(std::string("connect with ") + c.versions + " " + c.ciphersuites);
+  mysqlx::Session s(settings_);
+  std::string version, cipher;
+  for (mysqlx::Row row : s.sql("SHOW STATUS LIKE 'Mysqlx_ssl_%'").execute()) {
+    const std::string name = row[0].get<std::string>();
+    if (name == "Mysqlx_ssl_version") version = row[1].get<std::string>();
+    if (name == "Mysqlx_ssl_cipher") cipher = row[1].get<std::string>();
+  }
+  EXPECT_EQ(version, c.want_version);
+  if (*c.want_cipher) {
+    EXPECT_EQ(cipher, c.want_cipher);
+  }
+}
+
+std::string tls_name(const ::testing::TestParamInfo<tls_case>& info) {
+  std::string n = std::to_string(info.index) + "_" + info.param.want_version;
+  for (char& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Versions, Tls,
+    ::testing::Values(
+        tls_case{"TLSv1.2", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLSv1.2",
+                 "ECDHE-RSA-AES128-GCM-SHA256"},
+        tls_case{"TLSv1.2", "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384", "TLSv1.2",
+                 "DHE-RSA-AES256-GCM-SHA384"},
+        tls_case{
+            "TLSv1.2",
+            "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+            "TLSv1.2", "ECDHE-RSA-CHACHA20-POLY1305"},
+        tls_case{"TLSv1.2", "", "TLSv1.2", "ECDHE-RSA-AES128-GCM-SHA256"},
+        tls_case{"TLSv1.3", "", "TLSv1.3", "TLS_AES_128_GCM_SHA256"},
+        tls_case{"TLSv1.3", "TLS_AES_256_GCM_SHA384", "TLSv1.3", "TLS_AES_256_GCM_SHA384"},
+        tls_case{"TLSv1.2,TLSv1.3", "", "TLSv1.3", "TLS_AES_128_GCM_SHA256"}),
+    tls_name);
+
+// IPv6: xserverd listens on ::1 too, and its certificate names IP ::1, so
+// a client verifying the host name connects to [::1].
+TEST(Ipv6, VerifyIdentity) {
+  std::string uri = env("MYSQLX_TEST_URI_80");
+  const auto at = uri.rfind('@');
+  const auto colon = uri.rfind(':');
+  uri = uri.substr(0, at + 1) + "[::1]" + uri.substr(colon);
+  mysqlx::SessionSettings settings_(uri);
+  settings_.set(mysqlx::SessionOption::SSL_MODE, mysqlx::SSLMode::VERIFY_IDENTITY,
+                mysqlx::SessionOption::SSL_CA, env("MYSQLX_TEST_CA_80"),
+                mysqlx::SessionOption::COMPRESSION, mysqlx::CompressionMode::DISABLED);
+  step("connect to " + uri);
+  mysqlx::Session s(settings_);
+  EXPECT_EQ(s.sql("SELECT 6").execute().fetchOne()[0].get<int>(), 6);
+}
+
 } // namespace
