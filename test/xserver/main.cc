@@ -7,16 +7,19 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
 namespace {
 
 cdk::listener* g_listener = nullptr;
+cdk::listener* g_listener6 = nullptr; // ::1, when it could be opened
 
 void on_signal(int) {
   // Wakes accept(); the loop then ends and the process exits.
   if (g_listener) g_listener->shutdown();
+  if (g_listener6) g_listener6->shutdown();
 }
 
 void log(const std::string& msg) {
@@ -32,6 +35,27 @@ bool wait_for_mariadb(const xserver::server_config& cfg) {
   }
   log("MariaDB at " + cfg.mariadb_socket + " does not answer: " + err.message);
   return false;
+}
+
+// Accepts until shutdown(): one thread per connection.
+void serve(cdk::listener& l, xserver::server_state& state) {
+  for (;;) {
+    auto conn = l.accept(std::chrono::milliseconds(0));
+    if (!conn) {
+      if (conn.err().code == cdk::client_errc::usage) break; // shut down by a signal
+      ::usleep(10000); // e.g. out of file descriptors: do not spin
+      continue;
+    }
+    std::thread([&state, io = std::move(conn).value()]() mutable {
+      // One bad connection (e.g. std::bad_alloc) must not end the server.
+      try {
+        xserver::session s(state, std::move(io));
+        s.run();
+      } catch (const std::exception& e) {
+        log(std::string("session ended by an exception: ") + e.what());
+      }
+    }).detach();
+  }
 }
 
 } // namespace
@@ -62,6 +86,17 @@ int run_server(int argc, char** argv) {
     return 1;
   }
   g_listener = &listener.value();
+  // The IPv6 loopback on the same port. A host without IPv6 keeps IPv4 only.
+  std::optional<cdk::listener> listener6;
+  if (!cfg->bind_address6.empty()) {
+    auto l6 = cdk::listener::listen_tcp(cfg->bind_address6, listener.value().port(), 128);
+    if (l6) {
+      listener6.emplace(std::move(l6).value());
+      g_listener6 = &*listener6;
+    } else {
+      log("listen (IPv6, left out): " + l6.err().message);
+    }
+  }
   std::signal(SIGPIPE, SIG_IGN);
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -69,26 +104,12 @@ int run_server(int argc, char** argv) {
   ::sigaction(SIGINT, &sa, nullptr);
   if (!cfg->pid_file.empty()) std::ofstream(cfg->pid_file) << ::getpid() << '\n';
   log("listening on " + g_listener->address() +
+      (g_listener6 ? " and " + g_listener6->address() : std::string()) +
       (cfg->emulate_57 ? " (MySQL 5.7 emulation)" : " (MySQL 8.0)") + ", id prefix " +
       std::to_string(state.unique_prefix()) + ", start timestamp " +
       std::to_string(state.generator().timestamp()));
-  for (;;) {
-    auto conn = g_listener->accept(std::chrono::milliseconds(0));
-    if (!conn) {
-      if (conn.err().code == cdk::client_errc::usage) break; // shut down by a signal
-      ::usleep(10000); // e.g. out of file descriptors: do not spin
-      continue;
-    }
-    std::thread([&state, io = std::move(conn).value()]() mutable {
-      // One bad connection (e.g. std::bad_alloc) must not end the server.
-      try {
-        xserver::session s(state, std::move(io));
-        s.run();
-      } catch (const std::exception& e) {
-        log(std::string("session ended by an exception: ") + e.what());
-      }
-    }).detach();
-  }
+  if (g_listener6) std::thread([&state] { serve(*g_listener6, state); }).detach();
+  serve(*g_listener, state);
   log("stopping");
   if (!cfg->pid_file.empty()) ::unlink(cfg->pid_file.c_str());
   // Sessions end with the process; MariaDB rolls back their transactions.

@@ -20,6 +20,9 @@ namespace xserver {
 struct server_config {
   std::uint16_t port = 0;
   std::string bind_address = "127.0.0.1";
+  // As mysqld's default bind address '*' answers both loopbacks: the IPv6
+  // one on the same port ("" leaves it out, --bind6 "").
+  std::string bind_address6 = "::1";
   std::string mariadb_socket;
   std::string mariadb_user = "root"; // xserverd's own (privileged) account
   std::string state_dir;             // persisted variables, start timestamps

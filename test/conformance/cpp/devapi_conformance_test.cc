@@ -539,15 +539,17 @@ INSTANTIATE_TEST_SUITE_P(
         tls_case{"TLSv1.2,TLSv1.3", "", "TLSv1.3", "TLS_AES_128_GCM_SHA256"}),
     tls_name);
 
-// IPv6: xserverd listens on ::1 too, and its certificate names IP ::1, so
-// a client verifying the host name connects to [::1].
-TEST(Ipv6, VerifyIdentity) {
+// IPv6: xserverd listens on ::1 too. VERIFY_CA only: Connector/C++ 8.3
+// checks the host with X509_VERIFY_PARAM_set1_host(), which matches DNS
+// names and never an IP SAN, so it cannot verify the identity of [::1] (of
+// MySQL's either); our connector's test does (test/integration/session).
+TEST(Ipv6, VerifyCa) {
   std::string uri = env("MYSQLX_TEST_URI_80");
   const auto at = uri.rfind('@');
   const auto colon = uri.rfind(':');
   uri = uri.substr(0, at + 1) + "[::1]" + uri.substr(colon);
   mysqlx::SessionSettings settings_(uri);
-  settings_.set(mysqlx::SessionOption::SSL_MODE, mysqlx::SSLMode::VERIFY_IDENTITY,
+  settings_.set(mysqlx::SessionOption::SSL_MODE, mysqlx::SSLMode::VERIFY_CA,
                 mysqlx::SessionOption::SSL_CA, env("MYSQLX_TEST_CA_80"),
                 mysqlx::SessionOption::COMPRESSION, mysqlx::CompressionMode::DISABLED);
   step("connect to " + uri);

@@ -165,6 +165,20 @@ TEST_P(session_it, verify_identity_checks_the_name) {
   EXPECT_EQ(bad.err().code, client_errc::ssl_connection) << bad.err().message;
 }
 
+// xserverd listens on ::1 as well, and its certificate names IP ::1: a URI
+// with [::1] connects, and VERIFY_IDENTITY accepts the address.
+TEST_P(session_it, ipv6_loopback_with_verify_identity) {
+  ASSERT_FALSE(m_ca.empty());
+  const std::string uri = "mysqlx://" + m_opts.user + ":" + m_opts.password +
+                          "@[::1]:" + std::to_string(m_opts.hosts[0].port) +
+                          "/?ssl-mode=VERIFY_IDENTITY&ssl-ca=" + m_ca;
+  auto opts = parse_uri(uri);
+  ASSERT_TRUE(opts.ok()) << opts.err().message;
+  EXPECT_EQ(opts.value().hosts[0].host, "::1");
+  auto c = connection::open(opts.value());
+  ASSERT_TRUE(c.ok()) << c.err().message;
+}
+
 TEST_P(session_it, each_auth_mechanism) {
   struct cas {
     auth_method method;
