@@ -23,9 +23,6 @@ namespace {
 using Mysqlx::Datatypes::Any;
 using Mysqlx::Datatypes::Scalar;
 
-constexpr std::uint32_t x_argument_object_empty = 5020;
-constexpr std::uint32_t x_collection_option_doesnt_exist = 5181;
-
 x_error invalid_option(const std::string& name) {
   return make_error(errc::x_cmd_invalid_argument, "'" + name + "' is not a valid option");
 }
@@ -143,7 +140,7 @@ stmt_result session::collection_options(const std::string& cmd, const admin_args
                                   ? o.scalar().v_string().value()
                                   : std::string();
       if (opt != "validation")
-        return make_error(x_collection_option_doesnt_exist,
+        return make_error(errc::x_collection_option_doesnt_exist,
                           "Requested collection option '" + opt + "' doesn't exist.");
     }
     x_error err;
@@ -170,7 +167,7 @@ stmt_result session::collection_options(const std::string& cmd, const admin_args
     validation = &f.value();
   }
   if (!validation || (validation->type() == Any::OBJECT && validation->obj().fld_size() == 0))
-    return make_error(x_argument_object_empty,
+    return make_error(errc::x_argument_object_empty,
                       "Arguments value used under \"validation\" must be an object with at least "
                       "one field");
   if (!is_collection(*m_db, schema, name)) {

@@ -17,12 +17,9 @@ namespace {
 using Mysqlx::Datatypes::Any;
 using Mysqlx::Datatypes::Scalar;
 
-constexpr std::uint32_t x_invalid_validation_schema = 5182;
-constexpr std::uint32_t x_document_doesnt_match_schema = 5180;
-
 // The X Plugin wraps its reason in this text (as MySQL 8.0 sends 5182).
 x_error invalid_schema(const std::string& reason) {
-  return make_error(x_invalid_validation_schema,
+  return make_error(errc::x_invalid_validation_schema,
                     "The provided validation schema is invalid (" + reason + ").");
 }
 
@@ -178,14 +175,15 @@ std::optional<x_error> check_refs(const rapidjson::Document& root, const rapidjs
     ok = p.IsValid() && p.Get(root) != nullptr;
   }
   if (!ok)
-    return make_error(x_invalid_validation_schema,
+    return make_error(errc::x_invalid_validation_schema,
                       "Validation schema reference '" + uri_fragment(at) + "' is not valid");
   return std::nullopt;
 }
 
 std::optional<x_error> check_document(const rapidjson::Document& d) {
   if (!d.IsObject())
-    return make_error(x_invalid_validation_schema, "Validation schema is not a valid JSON object");
+    return make_error(errc::x_invalid_validation_schema,
+                      "Validation schema is not a valid JSON object");
   if (auto e = check_refs(d, d, rapidjson::Pointer())) return e;
   rapidjson::SchemaValidator v(meta_schema());
   if (d.Accept(v)) return std::nullopt;
@@ -204,9 +202,9 @@ std::optional<x_error> check_validation_schema(const Any& schema, std::string& j
   if (schema.type() == Any::SCALAR && schema.scalar().type() == Scalar::V_STRING) {
     const std::string& text = schema.scalar().v_string().value();
     if (d.Parse(text.data(), text.size()).HasParseError())
-      return make_error(x_invalid_validation_schema, not_json);
+      return make_error(errc::x_invalid_validation_schema, not_json);
   } else if (schema.type() != Any::OBJECT || !to_json(schema, d, d.GetAllocator())) {
-    return make_error(x_invalid_validation_schema, not_json);
+    return make_error(errc::x_invalid_validation_schema, not_json);
   }
   if (auto e = check_document(d)) return e;
   rapidjson::StringBuffer b;
@@ -219,7 +217,7 @@ std::optional<x_error> check_validation_schema(const Any& schema, std::string& j
 std::optional<x_error> check_validation_schema_text(std::string_view text) {
   rapidjson::Document d;
   if (d.Parse(text.data(), text.size()).HasParseError())
-    return make_error(x_invalid_validation_schema, not_json);
+    return make_error(errc::x_invalid_validation_schema, not_json);
   return check_document(d);
 }
 
@@ -251,7 +249,7 @@ std::optional<std::string> document_validator::check(std::string_view doc) const
 x_error schema_mismatch(const std::string& reason) {
   // ER_JSON_SCHEMA_VALIDATION_ERROR_WITH_DETAILED_REPORT ("%s.") read back
   // by the X Plugin (get_detailed_validation_error.h) and wrapped in 5180.
-  return make_error(x_document_doesnt_match_schema,
+  return make_error(errc::x_document_doesnt_match_schema,
                     "Document is not valid according to the schema assigned to collection. " +
                         reason + ".");
 }
