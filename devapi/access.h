@@ -4,6 +4,7 @@
 #pragma once
 
 #include "devapi/result_data.h"
+#include "devapi/schema_options.h"
 #include "devapi/session_impl.h"
 
 #include <memory>
@@ -36,6 +37,11 @@ struct access {
   static const std::shared_ptr<const doc_impl>& impl(const DbDoc& d) noexcept { return d.m_impl; }
   static DbDoc make_doc(std::shared_ptr<const doc_impl> impl) noexcept {
     return DbDoc(std::move(impl));
+  }
+
+  // CollectionOptions, CollectionValidation
+  static const collection_options_impl& impl(const CollectionOptions& o) noexcept {
+    return *o.m_impl;
   }
 
   // Column

@@ -3,11 +3,13 @@
 
 #include <memory>
 #include <mysqlx/collection.h>
+#include <mysqlx/collection_options.h>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/list.h>
 #include <mysqlx/detail/object.h>
 #include <mysqlx/table.h>
 #include <string>
+#include <utility>
 
 MYSQLX_NAMESPACE_BEGIN
 
@@ -20,6 +22,30 @@ public:
 
   /// With `reuse`, an existing collection is returned instead of an error.
   Collection createCollection(const std::string& name, bool reuse = false);
+  /// With options (see CollectionOptions): reuse and a validation schema
+  /// (MySQL 8.0.19+). Throws mysqlx::Error for bad options, before any round
+  /// trip, and for the server's refusal (an invalid schema: 5182).
+  Collection createCollection(const std::string& name, const CollectionOptions& options);
+  /// The options as JSON text (see CollectionOptions).
+  Collection createCollection(const std::string& name, const char* options) {
+    return createCollection(name, CollectionOptions(options));
+  }
+  /// The options as pairs, as CollectionOptions' constructor takes them.
+  template <typename O, typename V, typename... R>
+  Collection createCollection(const std::string& name, O opt, V&& value, R&&... rest) {
+    return createCollection(
+        name, CollectionOptions(opt, std::forward<V>(value), std::forward<R>(rest)...));
+  }
+  /// Changes an existing collection's validation (level, schema or both; what
+  /// is not given is kept); REUSE is refused. One round trip; a STRICT level
+  /// fails (5180) if a stored document does not match the schema.
+  void modifyCollection(const std::string& name, const CollectionOptions& options);
+  /// The options as pairs, as CollectionOptions' constructor takes them.
+  template <typename O, typename V, typename... R>
+  void modifyCollection(const std::string& name, O opt, V&& value, R&&... rest) {
+    modifyCollection(name,
+                     CollectionOptions(opt, std::forward<V>(value), std::forward<R>(rest)...));
+  }
   /// With `check`, throws if the collection does not exist.
   Collection getCollection(const std::string& name, bool check = false);
   /// A missing collection is no error; one round trip.

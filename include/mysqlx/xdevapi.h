@@ -8,6 +8,7 @@
 #pragma once
 
 #include <mysqlx/collection.h>
+#include <mysqlx/collection_options.h>
 #include <mysqlx/docid.h>
 #include <mysqlx/error.h>
 #include <mysqlx/result.h>

@@ -70,6 +70,22 @@ void user_guide_shapes() {
   for (Collection c : db.getCollections()) cout << c.getName();
   std::vector<std::string> names = db.getCollectionNames();
 
+  // Schema validation (Connector/C++ 8.0.21+ forms).
+  db.createCollection("geo", R"({"reuseExisting": true, "validation": {"level": "strict",
+      "schema": {"type": "object", "required": ["lat"]}}})");
+  db.createCollection("geo", CollectionOptions::REUSE, true, CollectionValidation::LEVEL,
+                      CollectionValidation::STRICT, CollectionValidation::SCHEMA,
+                      R"({"type": "object"})");
+  db.createCollection("geo", CollectionValidation(R"({"level": "off"})"));
+  CollectionOptions opts(CollectionValidation::SCHEMA, R"({"type": "object"})");
+  opts.set(CollectionOptions::REUSE, true);
+  db.createCollection("geo", opts);
+  db.modifyCollection("geo", CollectionValidation::LEVEL, CollectionValidation::OFF);
+  db.modifyCollection("geo", std::string(R"({"validation": {"level": "strict"}})"));
+  db.modifyCollection(
+      "geo", CollectionOptions(CollectionOptions::VALIDATION,
+                               CollectionValidation(CollectionValidation::LEVEL, "strict")));
+
   DocResult found = coll.find("name like :param").limit(1).bind("param", "L%").execute();
   cout << found.fetchOne();
   std::map<std::string, Value> args{{"a", 1}, {"b", "x"}};
