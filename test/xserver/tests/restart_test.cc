@@ -180,5 +180,42 @@ TEST_F(Restart, StartTwiceReportsTheRunningServerAndFreshWipes) {
   EXPECT_TRUE(column_strings(s.c.sql("SHOW DATABASES LIKE 'rs'")).empty());
 }
 
+// The options our own tests use to run the connector against MySQL's other
+// compression styles: --compression-algorithms limits what is offered and
+// --compression-style overrides what the client asks for.
+TEST_F(Restart, CompressionOptionsLimitTheOfferAndForceTheStyle) {
+  ASSERT_EQ(start("--fresh --compression-algorithms lz4_message --compression-style single"),
+            expected_uri());
+  xclient c(env_port("XS_PORT_RESTART"));
+  const auto caps = get_caps(c);
+  const Mysqlx::Datatypes::Any* comp = find_cap(caps, "compression");
+  ASSERT_NE(comp, nullptr);
+  ASSERT_EQ(comp->obj().fld(0).value().array().value_size(), 1);
+  EXPECT_EQ(comp->obj().fld(0).value().array().value(0).scalar().v_string().value(), "lz4_message");
+  Mysqlx::Datatypes::Any algorithm;
+  algorithm.set_type(Mysqlx::Datatypes::Any::SCALAR);
+  algorithm.mutable_scalar()->set_type(Mysqlx::Datatypes::Scalar::V_STRING);
+  algorithm.mutable_scalar()->mutable_v_string()->set_value("lz4_message");
+  // The client asks for the default, mixed types in one message.
+  auto r = cap_set(c, {{"compression", any_object({{"algorithm", algorithm}})}});
+  ASSERT_TRUE(is(r.back(), server_msg::ok)) << describe(r);
+  c.enable_compression(/*outgoing=*/false, "lz4_message");
+  ASSERT_TRUE(is(c.auth("MYSQL41", "xtest", "xtest-pw").back(), server_msg::sess_authenticate_ok));
+  c.clear_wire_frames();
+  auto rows = column_strings(c.sql("SELECT 'a' UNION ALL SELECT 'b' UNION ALL SELECT 'c'"));
+  EXPECT_EQ(rows, (std::vector<std::string>{"a", "b", "c"}));
+  // Single style: every Compression message names its one frame's type
+  // (server_messages, field 2, first) and holds one frame: metadata, three
+  // rows, FetchDone and the ROWS_AFFECTED notice make six.
+  int compressed = 0;
+  for (const frame& f : c.wire_frames()) {
+    if (f.type != 19) continue;
+    ++compressed;
+    ASSERT_FALSE(f.payload.empty());
+    EXPECT_EQ(static_cast<unsigned char>(f.payload[0]), 0x10);
+  }
+  EXPECT_EQ(compressed, 6);
+}
+
 } // namespace
 } // namespace xtest
