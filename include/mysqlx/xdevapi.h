@@ -19,3 +19,28 @@
 #include <mysqlx/statement.h>
 #include <mysqlx/table.h>
 #include <mysqlx/value.h>
+
+// Programs written for Connector/C++ 8 include only <iostream> and this
+// header, and use std::stringstream, std::list, std::map, std::sort and the
+// like: its umbrella header brings these standard headers in, so ours does
+// too (measured with g++ -H against Connector/C++ 8.3). The per-concept
+// headers above stay lean.
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <cassert>
+#include <cwctype>
+#include <deque>
+#include <forward_list>
+#include <functional>
+#include <ios>
+#include <istream>
+#include <list>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+#if __cplusplus >= 202002L
+#include <compare>
+#endif
