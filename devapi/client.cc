@@ -1,5 +1,6 @@
 // Client: a pool of sessions shared by threads.
 #include "cdk/protocol/messages.h"
+#include "cdk/session/message_limit.h"
 #include "devapi/access.h"
 #include "devapi/client_impl.h"
 #include "devapi/session_impl.h"
@@ -18,11 +19,23 @@ namespace {
 
 // Session.Reset{keep_open}: the server drops the session's state (variables,
 // transactions, prepared statements, expectations) but keeps it logged in.
+// A connection that knows the server's message limit asks for it again in
+// the same flight (no round trip of its own): SET GLOBAL may have lowered it
+// while the connection sat in the pool.
 bool reset(cdk::session::connection& c) {
   pr::encode_session_reset(c.pipeline().output(), true);
   c.pipeline().expect(pr::replies::ok);
+  const bool refresh = c.server_message_limit().has_value();
+  if (refresh) cdk::session::queue_limit_query(c.pipeline());
   auto r = c.read_reply();
-  return r.ok() && r.value().ok();
+  const bool ok = r.ok() && r.value().ok();
+  if (refresh) {
+    auto limit = c.read_reply();
+    if (!limit) return false;
+    // Unreadable now: asked again when a large message needs it.
+    c.set_server_message_limit(cdk::session::limit_from_reply(limit.value()));
+  }
+  return ok;
 }
 
 void close_all(std::vector<std::unique_ptr<cdk::session::connection>>& conns) noexcept {

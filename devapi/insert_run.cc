@@ -30,23 +30,35 @@ constexpr std::size_t reply_per_server_id = 40;
 constexpr std::size_t max_docs_with_server_ids =
     (unread_reply_budget / 2 - reply_base) / reply_per_server_id;
 
+// What the server compares with its limit: the frame less its length field.
+std::size_t message_size(std::size_t frame_size) {
+  return frame_size - 4;
+}
+
 // [first, last) ranges of documents whose Inserts each fit in `limit` bytes
-// and hold at most `max_docs` documents.
-std::vector<std::pair<std::size_t, std::size_t>> split(const pr::doc_insert& ins, std::size_t limit,
-                                                       std::size_t max_docs) {
-  const std::size_t head = pr::doc_insert_size(ins, 0, 0);
+// and hold at most `max_docs` documents. A document that does not fit even
+// alone is a client error, raised before anything is sent.
+std::vector<std::pair<std::size_t, std::size_t>> split(const session_impl& sess,
+                                                       const pr::doc_insert& ins,
+                                                       std::uint64_t limit, std::size_t max_docs) {
+  const std::size_t head = message_size(pr::doc_insert_size(ins, 0, 0));
   std::vector<std::pair<std::size_t, std::size_t>> parts;
   std::size_t first = 0, size = head;
   for (std::size_t i = 0; i < ins.docs.size(); ++i) {
     const std::size_t row = pr::doc_insert_row_size(ins.docs[i].size());
+    if (head + row > limit)
+      throw_error(cdk::error::client(
+          cdk::client_errc::packet_too_large,
+          "document " + std::to_string(i + 1) + " of " + std::to_string(ins.docs.size()) +
+              " in the add() is " + std::to_string(ins.docs[i].size()) +
+              " bytes: its Insert would be a message of " + std::to_string(head + row) +
+              " bytes, more than " + sess.limit_text(limit) + "; nothing was added"));
     if (i > first && (size + row > limit || i - first == max_docs)) {
       parts.emplace_back(first, i);
       first = i;
       size = head;
     }
     size += row;
-    // A single document larger than the limit still goes alone: the server
-    // answers with its own error, which is clearer than ours could be.
   }
   parts.emplace_back(first, ins.docs.size());
   return parts;
@@ -64,9 +76,12 @@ void merge(pr::reply& into, pr::reply&& part) {
 } // namespace
 
 pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
-  const std::size_t limit = sess.max_message_size;
-  if (pr::doc_insert_size(ins, 0, ins.docs.size()) <= limit)
+  const std::size_t whole = message_size(pr::doc_insert_size(ins, 0, ins.docs.size()));
+  const std::uint64_t limit = sess.message_limit(whole);
+  if (whole <= limit)
     return sess.run([&](std::string& out) { return pr::encode_doc_insert(out, ins); });
+  const bool server_ids = sess.policy.origin == cdk::docid::id_origin::server;
+  const auto parts = split(sess, ins, limit, server_ids ? max_docs_with_server_ids : SIZE_MAX);
 
   auto& conn = sess.connection();
   auto& pipe = conn.pipeline();
@@ -91,8 +106,7 @@ pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
     unread.push_back(reply_base);
     unread_bytes += reply_base;
   }
-  const bool server_ids = sess.policy.origin == cdk::docid::id_origin::server;
-  for (auto [first, last] : split(ins, limit, server_ids ? max_docs_with_server_ids : SIZE_MAX)) {
+  for (auto [first, last] : parts) {
     while (!unread.empty() && unread_bytes > unread_reply_budget / 2) read_one();
     if (failed) break; // a part failed: the rest would be rolled back anyway
     pr::doc_insert part = ins;

@@ -37,15 +37,23 @@ void session_impl::settle() {
 
 void session_impl::send(const encoder& encode, pr::reply_end end) {
   auto& c = connection();
+  auto& out = c.pipeline().output();
+  const std::size_t at = out.size();
+  check(encode(out));
+  check_request_size(at);
   // Deallocates of dead or changed statements ride in front of this request:
-  // no round trip of their own.
+  // no round trip of their own. They go in only now, once the request is
+  // known to fit, so a refused request leaves them queued for the next one.
   const std::vector<std::uint32_t> gone = std::move(to_deallocate);
   to_deallocate.clear();
-  for (std::uint32_t id : gone) {
-    check(encode_deallocate(c.pipeline().output(), id));
-    c.pipeline().expect(pr::replies::ok);
+  if (!gone.empty()) {
+    std::string deallocs;
+    for (std::uint32_t id : gone) {
+      check(encode_deallocate(deallocs, id));
+      c.pipeline().expect(pr::replies::ok);
+    }
+    out.insert(at, deallocs);
   }
-  check(encode(c.pipeline().output()));
   c.pipeline().expect(end);
   for (std::size_t i = 0; i < gone.size(); ++i) {
     // A Deallocate the server refuses (it forgot the statement) harms no one.
@@ -120,6 +128,7 @@ Session::Session(const SessionSettings& settings)
   detail::open_session(*m_impl, opts);
   m_impl->default_schema = opts.schema;
   m_impl->max_message_size = opts.max_message_size;
+  m_impl->max_message_size_given = opts.max_message_size_given;
 }
 
 Session::Session(Client& client) : m_impl(std::make_shared<detail::session_impl>()) {
@@ -134,6 +143,7 @@ Session::Session(Client& client) : m_impl(std::make_shared<detail::session_impl>
   }
   m_impl->default_schema = pool->opts.schema;
   m_impl->max_message_size = pool->opts.max_message_size;
+  m_impl->max_message_size_given = pool->opts.max_message_size_given;
 }
 
 Session::Session(Session&&) noexcept = default;

@@ -41,7 +41,10 @@ struct session_impl {
   // place of the built-in one whenever ids are made on the client.
   cdk::docid::custom_id_generator id_generator;
   std::string default_schema;
+  // max-message-size, and whether the user gave it (then the server is not
+  // asked: message_limit.cc).
   std::uint64_t max_message_size = 0;
+  bool max_message_size_given = false;
   // A transaction is open: startTransaction(), or START TRANSACTION / BEGIN
   // sent through sql() (sql_trx.h). With autocommit off, every statement
   // runs in one until COMMIT, so a split add must not open its own.
@@ -63,6 +66,19 @@ struct session_impl {
   // connection is given up: into that result's buffer, or discarded.
   result_impl* streaming = nullptr;
   bool orphan_reply = false;
+
+  /// The largest message the server reads, for a message of `size` bytes:
+  /// asks the server once per connection the first time a message is larger
+  /// than every server reads (message_limit.cc).
+  std::uint64_t message_limit(std::uint64_t size);
+  /// Checks the messages just encoded at output()[at:] against
+  /// message_limit() (they are taken out while the server is asked). Throws
+  /// CR_NET_PACKET_TOO_LARGE, with them removed and the session usable, if
+  /// one is over the limit.
+  void check_request_size(std::size_t at);
+  /// "the server reads in one message (mysqlx_max_allowed_packet = N)", for
+  /// errors.
+  std::string limit_text(std::uint64_t limit) const;
 
   /// The open connection, with no streamed reply pending; throws a client
   /// error once the session is closed.

@@ -25,6 +25,7 @@ inline constexpr std::uint32_t conn_host_error = 2003;   // CR_CONN_HOST_ERROR
 inline constexpr std::uint32_t unknown_host = 2005;      // CR_UNKNOWN_HOST
 inline constexpr std::uint32_t server_gone = 2006;       // CR_SERVER_GONE_ERROR
 inline constexpr std::uint32_t lost_connection = 2013;   // CR_SERVER_LOST
+inline constexpr std::uint32_t packet_too_large = 2020;  // CR_NET_PACKET_TOO_LARGE
 inline constexpr std::uint32_t ssl_connection = 2026;    // CR_SSL_CONNECTION_ERROR
 inline constexpr std::uint32_t malformed_packet = 2027;  // CR_MALFORMED_PACKET
 inline constexpr std::uint32_t auth_plugin = 2059;       // CR_AUTH_PLUGIN_CANNOT_LOAD

@@ -48,8 +48,12 @@ struct connect_options {
   std::vector<std::string> compression_algorithms; // empty: every one we support
   docid_mode docids = docid_mode::auto_select;
   // max-message-size: the largest message the server accepts (its
-  // mysqlx_max_allowed_packet); add() splits Inserts above it.
+  // mysqlx_max_allowed_packet); add() splits Inserts above it. Without the
+  // option this is only the fallback for a server that cannot tell.
   std::uint64_t max_message_size = 64ull << 20;
+  // max-message-size was given: it overrides what the server says, and the
+  // server is not asked (cdk/session/message_limit.h).
+  bool max_message_size_given = false;
   // The largest frame accepted from the server: a bound on what a length
   // read off the network may allocate. Not tied to the above, since a server
   // that reads small messages may still send large rows and notices (one

@@ -246,6 +246,7 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
       return bad("a whole number of bytes, 1.." + std::to_string(max_message_size_limit));
     }
     m_opts.max_message_size = n;
+    m_opts.max_message_size_given = true;
     m_opts.max_incoming_size = std::max<std::uint64_t>(n, connect_options{}.max_incoming_size);
     return ok();
   default:

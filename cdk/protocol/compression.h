@@ -56,8 +56,8 @@ public:
   void compress_append(std::string_view data, std::string& out);
 
 private:
-  using any = std::variant<deflate_stream_compressor, lz4_message_compressor,
-                           zstd_stream_compressor>;
+  using any =
+      std::variant<deflate_stream_compressor, lz4_message_compressor, zstd_stream_compressor>;
   explicit payload_compressor(any c) : m_c(std::move(c)) {}
   any m_c;
 };
@@ -125,6 +125,8 @@ public:
                 std::uint64_t max_uncompressed = std::numeric_limits<std::uint64_t>::max(),
                 const compression_params& params = {}, std::size_t min_size = 0);
   bool enabled() const noexcept;
+  // The peer's limit changed (learned from it): flights are cut to the new one.
+  void set_max_uncompressed(std::uint64_t n) noexcept { m_max_uncompressed = n; }
   // Replaces `frames` (complete frames) with Compression frames holding them:
   // one, or more where together they would exceed max_uncompressed (a frame
   // larger than that on its own goes alone). A no-op while disabled.

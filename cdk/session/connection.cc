@@ -114,6 +114,7 @@ status connection::run_handshake(const connect_options& opts) {
         // Flights under 1000 bytes go plain, as Connector/C++ sends them:
         // compressing a single small statement costs more CPU than the few
         // bytes it saves, and MySQL takes plain frames at any time.
+        m_configured_limit = opts.max_message_size;
         auto st = m_compressor.enable(m_info.compression, opts.max_message_size, {},
                                       k_min_compressed_flight);
         if (!st) return broken(st.err());
@@ -141,6 +142,11 @@ result<pr::frame> connection::read_frame() {
     auto st = m_reader.feed(std::string_view(buf, n.value()));
     if (!st) return broken(st.err());
   }
+}
+
+void connection::set_server_message_limit(std::optional<std::uint64_t> n) {
+  m_server_limit = n;
+  if (m_configured_limit != 0) m_compressor.set_max_uncompressed(n ? *n : m_configured_limit);
 }
 
 error connection::broken(error e) {

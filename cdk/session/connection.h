@@ -61,6 +61,12 @@ public:
   std::optional<std::uint64_t> client_id() const noexcept { return m_info.client_id; }
   const std::string& host() const noexcept { return m_host; }
 
+  // The server's mysqlx_max_allowed_packet, once someone asked it
+  // (message_limit.h); a pooled connection keeps it between sessions.
+  std::optional<std::uint64_t> server_message_limit() const noexcept { return m_server_limit; }
+  // Remembers it (nullopt: forget it) and cuts compressed flights to it.
+  void set_server_message_limit(std::optional<std::uint64_t> n);
+
   // Requests are queued here; flush() or read_reply() sends them.
   protocol::pipeline& pipeline() noexcept { return m_pipe; }
   status flush();
@@ -105,7 +111,9 @@ private:
   protocol::pipeline m_pipe;
   session_info m_info;
   std::optional<error> m_failed;
-  std::size_t m_internal = 0; // queued replies that are ours (the probe's Expect.Close)
+  std::optional<std::uint64_t> m_server_limit;
+  std::uint64_t m_configured_limit = 0; // max-message-size, for flights while none is known
+  std::size_t m_internal = 0;           // queued replies that are ours (the probe's Expect.Close)
 };
 
 } // namespace cdk::session
