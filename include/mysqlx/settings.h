@@ -62,7 +62,7 @@ struct SessionOption {
     SSL_CRL,                ///< certificate revocation list file
     SSL_CRLPATH,            ///< directory of revocation lists
     DOCID_MODE,             ///< ours: DocIdMode, who generates document ids
-    MAX_MESSAGE_SIZE,       ///< ours: largest message the server accepts, in bytes (default: asked of the server)
+    MAX_MESSAGE_SIZE,       ///< ours: largest message the server accepts (default: asked)
     LAST                    ///< not an option: one past the last
   };
 };
