@@ -120,6 +120,10 @@ std::string compression_of(const Session& s) {
   return live(access::impl(s)).connection().compression();
 }
 
+std::uint64_t message_limit_of(const Session& s) {
+  return live(access::impl(s)).connection().server_message_limit().value_or(0);
+}
+
 } // namespace detail
 
 Session::Session(const SessionSettings& settings)

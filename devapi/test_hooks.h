@@ -37,5 +37,9 @@ MYSQLX_EXPORT stream_stats stream_stats_of(const result_base& r);
 /// The compression algorithm the session negotiated ("" when none).
 MYSQLX_EXPORT std::string compression_of(const Session& s);
 
+/// The server's message limit the session's connection learnt
+/// (mysqlx_max_allowed_packet); 0 while it has not asked.
+MYSQLX_EXPORT std::uint64_t message_limit_of(const Session& s);
+
 } // namespace detail
 MYSQLX_NAMESPACE_END

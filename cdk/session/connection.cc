@@ -2,6 +2,7 @@
 
 #include "cdk/foundation/dns_srv.h"
 #include "cdk/protocol/messages.h"
+#include "cdk/session/message_limit.h"
 #include "cdk/session/scramble.h"
 
 #include <algorithm>
@@ -151,6 +152,11 @@ void connection::set_server_message_limit(std::optional<std::uint64_t> n) {
 
 error connection::broken(error e) {
   e.fatal = true;
+  if (!m_failed && e.code == client_errc::lost_connection &&
+      m_last_flight > always_accepted_message_size)
+    e.message += " after a request of " + std::to_string(m_last_flight) +
+                 " bytes (a server closes the connection without an error on a message above its "
+                 "mysqlx_max_allowed_packet)";
   if (!m_failed) m_failed = e;
   if (m_stream) m_stream->close();
   return e;
@@ -160,6 +166,7 @@ status connection::flush() {
   if (m_failed) return *m_failed;
   std::string out = m_pipe.take_output();
   if (out.empty()) return ok();
+  m_last_flight = out.size();
   auto st = m_compressor.wrap(out);
   if (!st) return broken(st.err());
   st = m_stream->write(out);

@@ -143,6 +143,42 @@ TEST(connection, a_fatal_server_error_closes_the_session) {
   EXPECT_EQ(again.err().code, 5000u); // the same error, not a new attempt
 }
 
+// MySQL closes the connection without an error on a message above its
+// mysqlx_max_allowed_packet: the error says what may have happened.
+TEST(connection, a_close_after_a_large_request_names_its_size) {
+  auto server = std::make_unique<fake_server>();
+  server->max_message = 1000;
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok());
+  connection& conn = *c.value();
+  protocol::append_frame(conn.pipeline().output(), 12, std::string(2000, 'x'));
+  conn.pipeline().expect(protocol::replies::statement);
+  auto r = conn.read_reply();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::lost_connection);
+  // 2005: the frame; 5 more: the docid probe's Expect.Close rides with it.
+  EXPECT_NE(r.err().message.find("after a request of 2010 bytes"), std::string::npos)
+      << r.err().message;
+  EXPECT_NE(r.err().message.find("mysqlx_max_allowed_packet"), std::string::npos);
+  EXPECT_FALSE(conn.is_open());
+}
+
+TEST(connection, a_close_after_a_small_request_says_nothing_of_sizes) {
+  auto server = std::make_unique<fake_server>();
+  fake_server* fake = server.get();
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok());
+  fake->max_message = 10; // after the handshake
+  connection& conn = *c.value();
+  protocol::append_frame(conn.pipeline().output(), 12, std::string(100, 'x'));
+  conn.pipeline().expect(protocol::replies::statement);
+  auto r = conn.read_reply();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::lost_connection);
+  EXPECT_EQ(r.err().message.find("mysqlx_max_allowed_packet"), std::string::npos)
+      << r.err().message;
+}
+
 TEST(connection, non_fatal_errors_are_replies) {
   auto c = open_with(std::make_unique<fake_server>(), options());
   ASSERT_TRUE(c.ok());

@@ -23,6 +23,8 @@ public:
   bool local = false;
   std::vector<int> received; // client message types, in order (inner frames when compressed)
   std::size_t compressed_writes = 0;
+  // As MySQL: a message longer than this closes the connection, no reply.
+  std::size_t max_message = SIZE_MAX;
 
   status write(std::string_view bytes) override {
     if (m_closed) return error::connection(client_errc::lost_connection, "closed");
@@ -66,7 +68,12 @@ private:
   }
 
   void on_client(const frame& f) {
+    if (m_closed) return;
     received.push_back(f.type);
+    if (f.payload.size() + 1 > max_message) {
+      m_closed = true;
+      return;
+    }
     switch (f.type) {
     case 1:
       send(capabilities_frame(offer_tls, emulate_57 ? std::vector<std::string>{}
