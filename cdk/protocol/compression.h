@@ -38,8 +38,10 @@ const std::vector<std::string>& supported_compression();
 // Plugin's default, 3 for deflate and zstd, 2 for lz4); it must be in the
 // algorithm's range (compression_level_range). frame_per_message: zstd only:
 // each Compression message is one complete zstd frame, as MySQL's server
-// writes them, instead of one endless frame flushed per message (what the
-// connector sends: later messages keep matching against earlier ones).
+// writes them and the connector sends them, instead of one endless frame
+// flushed per message (later messages keep matching against earlier ones,
+// but zstd then copies all input into its window first). MySQL's reader
+// takes either (a ZSTD_DStream per connection).
 struct compression_params {
   std::optional<int> level;
   bool frame_per_message = false;
