@@ -152,6 +152,11 @@ status frame_reader::enable_compression(std::string_view algorithm) {
   return ok();
 }
 
+void frame_reader::set_max_size(std::uint64_t max_size) noexcept {
+  m_outer.set_max_size(max_size);
+  if (m_impl) m_impl->inner.set_max_size(max_size);
+}
+
 bool frame_reader::compression_enabled() const noexcept {
   return m_impl != nullptr;
 }
@@ -171,8 +176,8 @@ result<std::optional<frame>> frame_reader::next() {
     if (m_impl->inner.buffered() > 0)
       return fail(compression_fault::bad_inner_frames, "payload ends inside a frame");
   }
-  if (m_outer.failed()) return *m_outer.failure();
   auto f = m_outer.next();
+  if (!f && m_outer.failed()) return *m_outer.failure(); // after the frames before it
   if (!f || f->type != m_compression_type) return result<std::optional<frame>>(std::move(f));
   if (!m_impl) return fail(compression_fault::not_enabled, "compression was not negotiated");
 
@@ -193,11 +198,14 @@ result<std::optional<frame>> frame_reader::next() {
     m_fault = compression_fault::decompression;
     return std::move(data).err();
   }
-  if (auto st = m_impl->inner.feed(data.value()); !st) {
-    m_fault = compression_fault::too_large;
-    return st.err();
-  }
+  // An inner frame above the limit fails the feed; the frames before it
+  // still come first.
+  const status fed = m_impl->inner.feed(data.value());
   auto inner = m_impl->inner.next();
+  if (!inner && !fed) {
+    m_fault = compression_fault::too_large;
+    return fed.err();
+  }
   if (!inner) return fail(compression_fault::bad_inner_frames, "payload holds no complete frame");
   if (inner->type == m_compression_type)
     return fail(compression_fault::bad_inner_frames, "nested Compression message");

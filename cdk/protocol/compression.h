@@ -95,6 +95,14 @@ public:
   // up to max_size, as MySQL's server takes it; a declared size must match.
   result<std::optional<frame>> next();
   std::size_t bytes_wanted() const noexcept { return m_outer.bytes_wanted(); }
+  // Bytes of the message being received (what next() has not returned).
+  std::size_t buffered() const noexcept { return m_outer.buffered(); }
+  // The limit for messages whose length has not been read yet, and for
+  // what a Compression message inflates to from now on.
+  void set_max_size(std::uint64_t max_size) noexcept;
+  std::uint64_t max_size() const noexcept { return m_outer.max_size(); }
+  // After next() failed on a bad length: that length (0, or above max_size).
+  std::uint32_t failed_length() const noexcept { return m_outer.failed_length(); }
   // What went wrong, after next() failed on compressed input.
   compression_fault fault() const noexcept { return m_fault; }
 

@@ -69,9 +69,10 @@ status frame_decoder::check_header() {
     const std::uint32_t length = get_le32(m_buf.data() + m_checked);
     if (length == 0 || length > m_max_size) {
       m_failed = bad_frame_length(length, m_max_size);
-      m_buf.clear();
+      m_failed_length = length;
+      // The complete frames before it stay; nothing of the bad one is kept.
+      m_buf.resize(m_checked);
       m_buf.shrink_to_fit();
-      m_pos = m_checked = 0;
       return *m_failed;
     }
     if (m_buf.size() - m_checked < length_size + length) break;
@@ -81,7 +82,7 @@ status frame_decoder::check_header() {
 }
 
 std::optional<frame> frame_decoder::next() {
-  if (m_failed || m_checked == m_pos) return std::nullopt; // no complete frame
+  if (m_checked == m_pos) return std::nullopt; // no complete frame
   const std::uint32_t length = get_le32(m_buf.data() + m_pos);
   frame f;
   f.type = static_cast<std::uint8_t>(m_buf[m_pos + length_size]);

@@ -43,6 +43,9 @@ status end_frame(std::string& out, std::size_t header_offset);
 // next(). A length of 0 (the length counts the type byte) or above max_size
 // is a fatal malformed_packet error; after it the decoder stays failed and
 // drops further input, because the byte stream has lost its frame boundaries.
+// The complete frames that arrived before the bad length are still handed
+// out by next(), so a server can answer them first, as MySQL, which reads
+// one message at a time, does.
 class frame_decoder {
 public:
   explicit frame_decoder(std::uint64_t max_size = default_max_frame_size) noexcept
@@ -60,7 +63,11 @@ public:
   std::size_t buffered() const noexcept { return m_buf.size() - m_pos; }
   bool failed() const noexcept { return m_failed.has_value(); }
   const std::optional<error>& failure() const noexcept { return m_failed; }
+  // The length that failed (0, or one above max_size); 0 while not failed.
+  std::uint32_t failed_length() const noexcept { return m_failed_length; }
   std::uint64_t max_size() const noexcept { return m_max_size; }
+  // Applies to length prefixes not checked yet: frames already complete
+  // were checked against the limit of their time.
   void set_max_size(std::uint64_t max_size) noexcept { m_max_size = max_size; }
 
 private:
@@ -71,6 +78,7 @@ private:
   std::size_t m_pos = 0;     // start of the first frame not yet returned
   std::size_t m_checked = 0; // end of the complete frames whose lengths were checked
   std::optional<error> m_failed;
+  std::uint32_t m_failed_length = 0;
 };
 
 // The error for a bad length prefix; exposed so other decoders (compression)

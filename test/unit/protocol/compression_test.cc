@@ -152,6 +152,45 @@ TEST(compression, inner_frame_over_the_limit_is_refused) {
   EXPECT_NE(r.err().message.find("5000"), std::string::npos) << r.err().message;
 }
 
+TEST(compression, frames_before_an_inner_frame_over_the_limit_come_first) {
+  std::string inflated;
+  append_frame(inflated, 12, "first");
+  inflated += std::string("\x88\x13\x00\x00\x0d", 5) + "tiny"; // claims 5000
+  frame_reader r(4096, 19);
+  ASSERT_TRUE(r.enable_compression("deflate_stream").ok());
+  ASSERT_TRUE(r.feed(compression_frame(inflated.size(), inflated)).ok());
+  auto first = r.next();
+  ASSERT_TRUE(first.ok()) << first.err().message;
+  ASSERT_TRUE(first.value().has_value());
+  EXPECT_EQ(first.value()->payload, "first");
+  auto bad = r.next();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(r.fault(), compression_fault::too_large);
+}
+
+TEST(compression, set_max_size_bounds_later_messages_and_what_they_inflate_to) {
+  frame_reader r(1 << 20, 19);
+  ASSERT_TRUE(r.enable_compression("deflate_stream").ok());
+  const std::string inflated = some_frames(); // a frame of 1005 bytes inside
+  r.set_max_size(1000);
+  EXPECT_EQ(r.max_size(), 1000u);
+  ASSERT_TRUE(r.feed(compression_frame(inflated.size(), inflated)).ok());
+  auto f = r.next();
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(r.fault(), compression_fault::too_large);
+}
+
+TEST(compression, buffered_counts_the_message_being_received) {
+  frame_reader r;
+  std::string wire;
+  append_frame(wire, 12, "abcdef");
+  ASSERT_TRUE(r.feed(wire.substr(0, 7)).ok());
+  EXPECT_EQ(r.buffered(), 7u);
+  ASSERT_TRUE(r.feed(wire.substr(7)).ok());
+  ASSERT_TRUE(r.next().value().has_value());
+  EXPECT_EQ(r.buffered(), 0u);
+}
+
 TEST(compression, partial_or_nested_inner_frames_are_malformed) {
   std::string partial = some_frames();
   partial.pop_back();

@@ -157,6 +157,50 @@ TEST(frame_decoder, bad_length_behind_good_frames_is_found_on_feed) {
   EXPECT_TRUE(d.failed());
 }
 
+TEST(frame_decoder, frames_before_a_bad_length_are_still_handed_out) {
+  // A server reads one message at a time: what came before the bad length
+  // is answered before the connection ends.
+  frame_decoder d(100);
+  std::string wire;
+  append_frame(wire, 12, "one");
+  append_frame(wire, 12, "two");
+  wire += bytes({0, 1, 0, 0, 12, 'x'}); // 256 > 100
+  ASSERT_FALSE(d.feed(wire).ok());
+  EXPECT_EQ(d.failed_length(), 256u);
+  auto a = d.next();
+  auto b = d.next();
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->payload, "one");
+  EXPECT_EQ(b->payload, "two");
+  EXPECT_FALSE(d.next().has_value());
+  EXPECT_TRUE(d.failed());
+  EXPECT_EQ(d.buffered(), 0u); // nothing of the bad frame was kept
+}
+
+TEST(frame_decoder, failed_length_tells_an_empty_frame_from_a_large_one) {
+  frame_decoder d(100);
+  EXPECT_EQ(d.failed_length(), 0u);
+  ASSERT_FALSE(d.feed(bytes({0, 0, 0, 0})).ok());
+  EXPECT_TRUE(d.failed());
+  EXPECT_EQ(d.failed_length(), 0u);
+  frame_decoder big(100);
+  ASSERT_FALSE(big.feed(bytes({101, 0, 0, 0})).ok());
+  EXPECT_EQ(big.failed_length(), 101u);
+}
+
+TEST(frame_decoder, a_new_limit_applies_to_lengths_not_read_yet) {
+  frame_decoder d(100);
+  std::string wire;
+  append_frame(wire, 12, std::string(79, 'a')); // 80: checked under 100
+  ASSERT_TRUE(d.feed(wire).ok());
+  d.set_max_size(50);
+  EXPECT_TRUE(d.next().has_value()); // already checked: kept
+  ASSERT_FALSE(d.feed(wire).ok());   // read under the new limit
+  EXPECT_EQ(d.failed_length(), 80u);
+  EXPECT_NE(d.failure()->message.find("maximum message size of 50"), std::string::npos)
+      << d.failure()->message;
+}
+
 TEST(frame_decoder, stays_failed_after_an_error) {
   frame_decoder d(16);
   ASSERT_FALSE(d.feed(bytes({0x20, 0, 0, 0})).ok());
