@@ -100,6 +100,7 @@ void session::on_capabilities_set(const std::string& payload) {
   bool start_tls = false;
   std::optional<compression_request> compression;
   std::optional<connect_attrs> attrs;
+  std::optional<bool> interactive;
   const bool v80 = !emulate_57();
   for (const auto& cap : msg.capabilities().capabilities()) {
     const std::string& name = cap.name();
@@ -116,7 +117,9 @@ void session::on_capabilities_set(const std::string& payload) {
       if (!v || !*v || !m_state.tls() || m_io->is_tls()) return m_out.error(prepare_failed(name));
       start_tls = true;
     } else if (name == "client.pwd_expire_ok" || (v80 && name == "client.interactive")) {
-      if (!as_bool(value)) return m_out.error(prepare_failed(name));
+      auto v = as_bool(value);
+      if (!v) return m_out.error(prepare_failed(name));
+      if (name == "client.interactive") interactive = *v;
     } else if (v80 && name == "session_connect_attrs") {
       if (!is_string_object(value)) return m_out.error(prepare_failed(name));
       attrs.emplace();
@@ -139,10 +142,18 @@ void session::on_capabilities_set(const std::string& payload) {
   // directions; a later accepted CapabilitiesSet replaces it.
   if (compression) m_compression_request = std::move(compression);
   if (attrs) m_connect_attrs = std::move(*attrs);
+  if (interactive) set_interactive(*interactive);
   if (start_tls) {
     flush();
+    // Client::activate_tls: the handshake may take min(mysqlx_connect_timeout,
+    // mysqlx_read_timeout); past that the connection closes.
+    std::uint32_t limit = static_cast<std::uint32_t>(m_state.xvar(xvar_id::connect_timeout));
+    if (m_read_timeout > 0) limit = std::min(limit, m_read_timeout);
+    (void)m_io->set_io_timeout(std::chrono::seconds(limit));
     // Bytes pipelined after the CapabilitiesSet would be plaintext inside TLS.
     if (!m_io->accept_tls(*m_state.tls()).ok()) m_closing = true;
+    (void)m_io->set_io_timeout(std::chrono::milliseconds(0));
+    apply_write_timeout();
   }
 }
 

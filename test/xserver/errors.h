@@ -66,6 +66,10 @@ inline constexpr std::uint32_t json_syntax = 4038;       // MariaDB ER_JSON_SYNT
 inline constexpr std::uint32_t constraint_failed = 4025; // MariaDB ER_CONSTRAINT_FAILED
 inline constexpr std::uint32_t internal_error = 1815;
 inline constexpr std::uint32_t no_such_thread = 1094;
+// ER_IO_READ_ERROR, the code of the notice before a read-timeout disconnect
+// (ngs::Client::on_read_timeout). mysqld_error.h is generated; 1810 is the
+// number Connector/J's MysqlErrorNumbers gives it.
+inline constexpr std::uint32_t io_read_error = 1810;
 } // namespace errc
 
 // One error reply. sql_state defaults to the X Plugin's "HY000"; errors passed

@@ -46,14 +46,18 @@ void serve(cdk::listener& l, xserver::server_state& state) {
       ::usleep(10000); // e.g. out of file descriptors: do not spin
       continue;
     }
+    // Over mysqlx_max_connections: closed unanswered, as MySQL does.
+    if (!state.admit_connection()) continue;
     std::thread([&state, io = std::move(conn).value()]() mutable {
+      auto why = xserver::close_reason::normal;
       // One bad connection (e.g. std::bad_alloc) must not end the server.
       try {
         xserver::session s(state, std::move(io));
-        s.run();
+        why = s.run();
       } catch (const std::exception& e) {
         log(std::string("session ended by an exception: ") + e.what());
       }
+      state.connection_ended(why);
     }).detach();
   }
 }

@@ -50,7 +50,7 @@ std::optional<server_config> parse_args(int argc, char** argv, std::string& err)
       cfg.tls_cert = val;
     } else if (opt == "--tls-key") {
       cfg.tls_key = val;
-    } else if (opt == "--max-message-size" && parse_uint(val, 1ull << 30, n) && n >= 1024) {
+    } else if (opt == "--max-message-size" && parse_uint(val, 1ull << 30, n) && n >= 512) {
       cfg.max_message_size = n;
     } else if (opt == "--compression-algorithms") {
       std::uint32_t bits = 0;
@@ -112,8 +112,11 @@ static std::uint64_t choose_start_timestamp(const std::string& file) {
 }
 
 server_state::server_state(server_config cfg)
-    : m_cfg(std::move(cfg)), m_generator(choose_start_timestamp(state_file("start_timestamp"))) {
+    : m_cfg(std::move(cfg)), m_generator(choose_start_timestamp(state_file("start_timestamp"))),
+      m_xvars(xvar_defaults(m_cfg.emulate_57)) {
   if (m_cfg.unique_prefix) set_value(xvar_id::document_id_unique_prefix, *m_cfg.unique_prefix);
+  if (m_cfg.max_message_size)
+    set_value(xvar_id::max_allowed_packet, static_cast<long long>(*m_cfg.max_message_size));
   if (m_cfg.compression_algorithms)
     set_value(xvar_id::compression_algorithms, *m_cfg.compression_algorithms);
   // Persisted values, checked as a SET would check them (a bad one is
@@ -122,7 +125,8 @@ server_state::server_state(server_config cfg)
     std::ifstream in(state_file(d.name));
     long long v = 0;
     if (!(in >> v)) continue;
-    const auto checked = check_xvar_value(d, sql_value{sql_value::kind::integer, v, ""});
+    const auto checked =
+        check_xvar_value(d, sql_value{sql_value::kind::integer, v, ""}, xvar_default(d, false));
     if (!checked.error) set_value(d.id, checked.value);
   }
 }
@@ -175,6 +179,41 @@ bool server_state::set_xvar(xvar_id id, long long value, xvar_store how, std::st
   }
   if (how != xvar_store::persist_only) set_value(id, value);
   return true;
+}
+
+bool server_state::admit_connection() {
+  const auto max = static_cast<std::size_t>(xvar(xvar_id::max_connections));
+  std::lock_guard<std::mutex> lock(m_connections_mutex);
+  if (m_open_connections >= max) {
+    ++m_counters.rejected;
+    return false;
+  }
+  ++m_open_connections;
+  ++m_counters.accepted;
+  return true;
+}
+
+void server_state::connection_ended(close_reason why) {
+  std::lock_guard<std::mutex> lock(m_connections_mutex);
+  --m_open_connections;
+  ++m_counters.closed;
+  switch (why) {
+  case close_reason::read_timeout:
+  case close_reason::write_timeout:
+    ++m_counters.aborted_clients;
+    ++m_counters.connection_errors;
+    break;
+  case close_reason::connect_timeout:
+    ++m_counters.connection_errors;
+    break;
+  case close_reason::normal:
+    break;
+  }
+}
+
+connection_counters server_state::counters() const {
+  std::lock_guard<std::mutex> lock(m_connections_mutex);
+  return m_counters;
 }
 
 void server_state::register_client(const client_entry& c) {

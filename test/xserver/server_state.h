@@ -27,9 +27,11 @@ struct server_config {
   std::string mariadb_user = "root"; // xserverd's own (privileged) account
   std::string state_dir;             // persisted variables, start timestamps
   bool emulate_57 = false;
-  std::optional<std::uint32_t> unique_prefix;   // --unique-prefix
-  std::string tls_cert, tls_key;                // empty: no TLS
-  std::uint64_t max_message_size = 64ull << 20; // as mysqlx_max_allowed_packet
+  std::optional<std::uint32_t> unique_prefix; // --unique-prefix
+  std::string tls_cert, tls_key;              // empty: no TLS
+  // --max-message-size: the start value of mysqlx_max_allowed_packet
+  // (else its default: 64 MiB, 1 MiB in 5.7 mode).
+  std::optional<std::uint64_t> max_message_size;
   // For our own tests: the compression algorithms offered at start (bits of
   // mysqlx_compression_algorithms: 1 deflate, 2 lz4, 4 zstd), and a style
   // forced on every client whatever its capability asks ("" = MySQL's rule).
@@ -56,6 +58,10 @@ struct compression_settings {
   int deflate_default = 3, lz4_default = 2, zstd_default = 3;
   int deflate_max = 5, lz4_max = 8, zstd_max = 11; // ..._max_client_compression_level
 };
+
+// Why a connection ended, for the counters MySQL keeps
+// (ngs::Client::update_counters).
+enum class close_reason { normal, read_timeout, write_timeout, connect_timeout };
 
 // How SET stores a value: SET GLOBAL changes the running value; SET PERSIST
 // also writes it to the state directory, where the next start reads it (it
@@ -86,6 +92,12 @@ public:
 
   std::uint64_t next_client_id() { return m_next_client_id++; }
 
+  // A new connection is served only while fewer than mysqlx_max_connections
+  // are open (Server::will_accept_client); false: refused and counted.
+  bool admit_connection();
+  void connection_ended(close_reason why);
+  connection_counters counters() const;
+
   void register_client(const client_entry& c);
   void unregister_client(std::uint64_t id);
   std::vector<client_entry> clients() const;
@@ -105,8 +117,11 @@ private:
   docid_generator m_generator;
   std::optional<cdk::tls_server_context> m_tls;
   mutable std::mutex m_xvars_mutex;
-  xvar_values m_xvars = xvar_defaults();
+  xvar_values m_xvars;
   std::atomic<std::uint64_t> m_next_client_id{1};
+  mutable std::mutex m_connections_mutex;
+  std::size_t m_open_connections = 0;
+  connection_counters m_counters;
   mutable std::mutex m_clients_mutex;
   std::map<std::uint64_t, client_entry> m_clients;
   mutable std::mutex m_cache_mutex;

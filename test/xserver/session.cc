@@ -21,16 +21,30 @@ std::string host_of(const std::string& peer) {
 
 session::session(server_state& state, std::unique_ptr<cdk::socket_stream> io)
     : m_state(state), m_io(std::move(io)), m_peer_host(host_of(m_io->peer())),
-      m_reader(state.config().max_message_size, type_byte(client_msg::compression)),
-      m_expect(state.config().emulate_57) {}
+      m_reader(max_message_size(), type_byte(client_msg::compression)),
+      m_expect(state.config().emulate_57), m_vars(state.xvars()) {
+  if (!emulate_57()) { // 5.7's X Plugin has no such timeouts
+    m_wait_timeout = static_cast<std::uint32_t>(value_of(m_vars, xvar_id::wait_timeout));
+    m_read_timeout = static_cast<std::uint32_t>(value_of(m_vars, xvar_id::read_timeout));
+    m_write_timeout = static_cast<std::uint32_t>(value_of(m_vars, xvar_id::write_timeout));
+  }
+}
 
 bool session::flush() {
   if (m_out.empty()) return true;
+  if (m_write_failed) { // the rest of a statement's replies go nowhere
+    m_out.clear();
+    return false;
+  }
   const bool close_after = m_faults.apply_to_reply(m_out.bytes());
-  const bool ok = m_compressor.wrap(m_out.bytes()).ok() && m_io->write(m_out.bytes()).ok();
+  cdk::status st = m_compressor.wrap(m_out.bytes());
+  if (st) st = m_io->write(m_out.bytes());
   m_out.clear();
-  if (!ok || close_after) m_closing = true;
-  return ok;
+  if (!st && st.err().code == cdk::client_errc::timeout)
+    m_close_reason = close_reason::write_timeout;
+  m_write_failed = !st;
+  if (!st || close_after) m_closing = true;
+  return st.ok();
 }
 
 session::~session() {
@@ -49,43 +63,6 @@ void session::fatal(const x_error& err) {
   e.fatal = true;
   m_out.error(e);
   m_closing = true;
-}
-
-void session::run() {
-  // ServerHello arrived with MySQL 8.0 (mysqlx_enable_hello_notice).
-  if (!emulate_57()) {
-    m_out.notice_hello();
-    flush();
-  }
-  char buf[16384];
-  while (!m_closing) {
-    // Serve every complete frame received so far, then flush: the replies to
-    // pipelined requests leave in order and together.
-    while (!m_closing) {
-      auto f = m_reader.next();
-      if (!f.ok()) {
-        on_bad_compressed_input();
-        break;
-      }
-      if (!f.value()) break;
-      dispatch(f.value()->type, f.value()->payload);
-      if (m_faults.message_done()) {
-        flush();
-        m_closing = true;
-      }
-      if (m_out.bytes().size() > 65536) flush();
-    }
-    flush();
-    if (m_closing) break;
-    auto n = m_io->read_some(buf, sizeof buf);
-    if (!n.ok()) break;
-    if (!m_reader.feed({buf, n.value()}).ok()) {
-      // A length of 0 or above --max-message-size: the stream has lost its
-      // frame boundaries, so the connection ends, as with MySQL.
-      fatal(x_error{1153, "Got a packet bigger than 'mysqlx_max_allowed_packet' bytes", "08S01"});
-    }
-  }
-  flush();
 }
 
 void session::dispatch(std::uint8_t type, const std::string& payload) {
@@ -179,6 +156,10 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   case client_msg::sess_reset: {
     Mysqlx::Session::Reset msg;
     msg.ParseFromString(payload);
+    // A new THD, or a reset one (THD::cleanup_connection -> init()): the
+    // session values start again from the GLOBAL ones; the timeouts the
+    // connection runs with stay.
+    m_vars = m_state.xvars();
     m_expect.clear();
     m_prepared.clear();
     m_server_prepared.clear();

@@ -17,6 +17,7 @@
 #include "test/xserver/sqlgen/sqlgen.h"
 #include "test/xserver/wire.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -44,9 +45,24 @@ public:
   ~session();
   session(const session&) = delete;
   session& operator=(const session&) = delete;
-  void run(); // serves the connection until it closes
+  close_reason run(); // serves the connection until it closes
 
 private:
+  // session_io.cc: reading and writing under the X Plugin's timeouts and
+  // message limit (mysqlx_wait/read/write/connect_timeout,
+  // mysqlx_max_allowed_packet).
+  enum class wait_outcome { input, read_timeout, connect_timeout };
+  wait_outcome wait_for_input();
+  void on_bad_input(); // next() failed: a bad length or compressed input
+  void apply_write_timeout();
+  // A SET of one of the timeouts: the one this connection runs with.
+  void use_timeout(xvar_id id, long long seconds);
+  // client.interactive: mysqlx_wait_timeout becomes mysqlx_interactive_timeout.
+  void set_interactive(bool interactive);
+  std::uint64_t max_message_size() const {
+    return static_cast<std::uint64_t>(m_state.xvar(xvar_id::max_allowed_packet));
+  }
+
   // session.cc
   void dispatch(std::uint8_t type, const std::string& payload);
   void dispatch_authenticated(std::uint8_t type, const std::string& payload);
@@ -177,6 +193,7 @@ private:
   std::optional<mariadb_conn> m_db;
   bool m_authenticated = false;
   bool m_closing = false;
+  bool m_write_failed = false; // later replies are dropped, not written
   bool m_compact_metadata = false;
   std::string m_user;
   std::uint64_t m_client_id = 0;
@@ -195,6 +212,16 @@ private:
   std::set<std::uint32_t> m_server_prepared;
   std::map<std::uint32_t, cursor> m_cursors; // cursor_id -> its rows
   bool m_hold_output = false;                // a cursor takes the reply apart: no flush meanwhile
+  // The SESSION values of the variables that have one (xvars.h), copied from
+  // the GLOBAL ones at connect and at Session.Reset, as a THD's.
+  xvar_values m_vars;
+  // The timeouts this connection runs with, in seconds (0: none, 5.7 mode).
+  // SET SESSION changes them with the session value; SET GLOBAL from this
+  // session changes them too (update_thd_system_variable calls the
+  // client's setter) but not the session value, as in MySQL.
+  std::uint32_t m_wait_timeout = 0, m_read_timeout = 0, m_write_timeout = 0;
+  std::chrono::steady_clock::time_point m_accept_time = std::chrono::steady_clock::now();
+  close_reason m_close_reason = close_reason::normal;
 };
 
 } // namespace xserver

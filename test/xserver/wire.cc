@@ -47,12 +47,12 @@ void reply::notice_hello() {
   notice(Mysqlx::Notice::Frame::SERVER_HELLO, false, {});
 }
 
-void reply::notice_warning(unsigned level, std::uint32_t code, std::string_view msg) {
+void reply::notice_warning(unsigned level, std::uint32_t code, std::string_view msg, bool local) {
   Mysqlx::Notice::Warning w;
   w.set_level(static_cast<Mysqlx::Notice::Warning::Level>(level));
   w.set_code(code);
   w.set_msg(std::string(msg));
-  notice(Mysqlx::Notice::Frame::WARNING, true, w.SerializeAsString());
+  notice(Mysqlx::Notice::Frame::WARNING, local, w.SerializeAsString());
 }
 
 void reply::notice_uint(int param, std::uint64_t value) {

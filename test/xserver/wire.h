@@ -34,10 +34,11 @@ public:
   void error(const x_error& err);
   void stmt_ok() { add_empty(server_msg::sql_stmt_execute_ok); }
 
-  // Notices. Per-statement notices are LOCAL; ServerHello is GLOBAL and
-  // carries no scope field, as MySQL encodes it.
+  // Notices. Per-statement notices are LOCAL; ServerHello and the warning
+  // sent before a disconnection are GLOBAL and carry no scope field, as
+  // MySQL encodes them (encode_global_notice).
   void notice_hello();
-  void notice_warning(unsigned level, std::uint32_t code, std::string_view msg);
+  void notice_warning(unsigned level, std::uint32_t code, std::string_view msg, bool local = true);
   void notice_uint(int param, std::uint64_t value);
   void notice_message(std::string_view text);
   void notice_document_ids(const std::vector<std::string>& ids);

@@ -24,37 +24,59 @@ bool ident_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
 }
 
+// One row; the other fields keep their defaults (xvars.h).
+xvar_def row(xvar_id id, std::string_view name, xvar_kind kind, long long def, long long min,
+             long long max) {
+  xvar_def d;
+  d.id = id;
+  d.name = name;
+  d.kind = kind;
+  d.def = def;
+  d.min = min;
+  d.max = max;
+  return d;
+}
+
+// MYSQL_SYSVAR_UINT / MYSQL_THDVAR_UINT with the default check (clamped).
+xvar_def uint_var(xvar_id id, std::string_view name, long long def, long long min, long long max,
+                  bool in_57, bool has_session) {
+  xvar_def d = row(id, name, xvar_kind::clamped_int, def, min, max);
+  d.is_unsigned = true;
+  d.in_57 = in_57;
+  d.has_session = has_session;
+  return d;
+}
+
+// A compression level: MYSQL_SYSVAR_INT with check_compression_level_range.
+xvar_def level(xvar_id id, std::string_view name, long long def, long long min, long long max,
+               bool zstd) {
+  xvar_def d = row(id, name, xvar_kind::checked_int, def, min, max);
+  d.reject_zero = zstd;
+  return d;
+}
+
 std::vector<xvar_def> make_table() {
-  // Defaults and ranges: plugin/x/src/variables/system_variables.cc and
-  // compression_level_variable.h (levels: zlib Z_BEST_SPEED..
-  // Z_BEST_COMPRESSION, lz4 0..16, zstd ZSTD_minCLevel()..ZSTD_maxCLevel()
-  // without 0).
+  // Defaults and ranges: plugin/x/src/variables/system_variables.cc,
+  // system_variables_defaults.h and compression_level_variable.h (levels:
+  // zlib Z_BEST_SPEED..Z_BEST_COMPRESSION, lz4 0..16, zstd
+  // ZSTD_minCLevel()..ZSTD_maxCLevel() without 0). 5.7: its xpl_plugin.cc
+  // (rapid/plugin/x/src), which has max_allowed_packet (default 1 MiB),
+  // max_connections and connect_timeout, and none of the others.
   const long long zmin = ZSTD_minCLevel(), zmax = ZSTD_maxCLevel();
-  auto level = [](xvar_id id, std::string_view name, long long def, long long min, long long max,
-                  bool zstd) {
-    return xvar_def{id, name, xvar_kind::checked_int, def, min, max, false, zstd, {}, false};
-  };
+  constexpr long long timeout_max = 2147483; // seconds, as MySQL's THDVARs
+  xvar_def algorithms = row(xvar_id::compression_algorithms, "mysqlx_compression_algorithms",
+                            xvar_kind::set, 7, 0, 7);
+  algorithms.members = {"DEFLATE_STREAM", "LZ4_MESSAGE", "ZSTD_STREAM"};
+  xvar_def max_packet = uint_var(xvar_id::max_allowed_packet, "mysqlx_max_allowed_packet",
+                                 64ll << 20, 512, 1ll << 30, true, false);
+  max_packet.def_57 = 1ll << 20;
+  xvar_def max_connections =
+      uint_var(xvar_id::max_connections, "mysqlx_max_connections", 100, 1, 65535, true, false);
+  max_connections.is_unsigned = false; // MYSQL_SYSVAR_INT
   return {
-      {xvar_id::document_id_unique_prefix,
-       "mysqlx_document_id_unique_prefix",
-       xvar_kind::clamped_int,
-       0,
-       0,
-       65535,
-       true,
-       false,
-       {},
-       false},
-      {xvar_id::compression_algorithms,
-       "mysqlx_compression_algorithms",
-       xvar_kind::set,
-       7,
-       0,
-       7,
-       false,
-       false,
-       {"DEFLATE_STREAM", "LZ4_MESSAGE", "ZSTD_STREAM"},
-       false},
+      uint_var(xvar_id::document_id_unique_prefix, "mysqlx_document_id_unique_prefix", 0, 0, 65535,
+               false, false),
+      algorithms,
       level(xvar_id::deflate_default_compression_level, "mysqlx_deflate_default_compression_level",
             3, 1, 9, false),
       level(xvar_id::lz4_default_compression_level, "mysqlx_lz4_default_compression_level", 2, 0,
@@ -67,6 +89,14 @@ std::vector<xvar_def> make_table() {
             0, 16, false),
       level(xvar_id::zstd_max_client_compression_level, "mysqlx_zstd_max_client_compression_level",
             11, zmin, zmax, true),
+      max_packet,
+      max_connections,
+      uint_var(xvar_id::connect_timeout, "mysqlx_connect_timeout", 30, 1, 1000000000, true, false),
+      uint_var(xvar_id::wait_timeout, "mysqlx_wait_timeout", 28800, 1, timeout_max, false, true),
+      uint_var(xvar_id::interactive_timeout, "mysqlx_interactive_timeout", 28800, 1, timeout_max,
+               false, false),
+      uint_var(xvar_id::read_timeout, "mysqlx_read_timeout", 30, 1, timeout_max, false, true),
+      uint_var(xvar_id::write_timeout, "mysqlx_write_timeout", 60, 1, timeout_max, false, true),
   };
 }
 
@@ -168,9 +198,21 @@ const xvar_def* find_xvar(std::string_view name, bool emulate_57) {
   return nullptr;
 }
 
-xvar_values xvar_defaults() {
+long long xvar_default(const xvar_def& d, bool emulate_57) {
+  return emulate_57 && d.def_57 ? *d.def_57 : d.def;
+}
+
+xvar_values xvar_defaults(bool emulate_57) {
   xvar_values v{};
-  for (const auto& d : xvar_table()) v[static_cast<std::size_t>(d.id)] = d.def;
+  for (const auto& d : xvar_table())
+    v[static_cast<std::size_t>(d.id)] = xvar_default(d, emulate_57);
+  return v;
+}
+
+xvar_values session_view(const xvar_values& global, const xvar_values& session) {
+  xvar_values v = global;
+  for (const auto& d : xvar_table())
+    if (d.has_session) v[static_cast<std::size_t>(d.id)] = session[static_cast<std::size_t>(d.id)];
   return v;
 }
 
@@ -237,11 +279,11 @@ std::optional<sql_value> parse_sql_literal(std::string_view t) {
   return std::nullopt;
 }
 
-xvar_check check_xvar_value(const xvar_def& d, const sql_value& v) {
+xvar_check check_xvar_value(const xvar_def& d, const sql_value& v, long long default_value) {
   using k = sql_value::kind;
   xvar_check out;
   if (v.type == k::default_value) {
-    out.value = d.def;
+    out.value = default_value;
     return out;
   }
   if (d.kind == xvar_kind::set) {
@@ -311,7 +353,8 @@ x_error global_only_error(const xvar_def& d) {
                                                "SET GLOBAL");
 }
 
-rewritten_sql rewrite_xvar_reads(std::string_view sql, bool emulate_57, const xvar_values& v) {
+rewritten_sql rewrite_xvar_reads(std::string_view sql, bool emulate_57, const xvar_values& global,
+                                 const xvar_values& session) {
   rewritten_sql out;
   if (sql.find("@@") == std::string_view::npos) { // the fast path
     out.sql = sql;
@@ -340,12 +383,14 @@ rewritten_sql rewrite_xvar_reads(std::string_view sql, bool emulate_57, const xv
       i = e;
       continue;
     }
-    if (iequals(scope, "session.") || iequals(scope, "local.")) {
+    const bool session_scope = iequals(scope, "session.") || iequals(scope, "local.");
+    if (session_scope && !d->has_session) {
       out.error = x_error{errc::incorrect_global_local_var,
                           "Variable '" + std::string(d->name) + "' is a GLOBAL variable", "HY000"};
       return out;
     }
-    out.sql += xvar_sql(*d, v[static_cast<std::size_t>(d->id)]);
+    const bool global_value = iequals(scope, "global.") || !d->has_session;
+    out.sql += xvar_sql(*d, value_of(global_value ? global : session, d->id));
     if (whole_select_item(sql, i, e)) out.sql += " AS `" + std::string(sql.substr(i, e - i)) + "`";
     i = e;
   }
@@ -369,18 +414,19 @@ bool has_top_level_comma(std::string_view expr) {
 
 std::optional<show_stmt> parse_show(std::string_view sql) {
   static const std::regex re(
-      R"(^\s*SHOW\s+(?:(?:GLOBAL|SESSION|LOCAL)\s+)?(VARIABLES|STATUS)(?:\s+LIKE\s+('(?:[^'\\]|\\[\s\S]|'')*'|"(?:[^"\\]|\\[\s\S]|"")*")|\s+WHERE\s+([\s\S]+?))?\s*;?\s*$)",
+      R"(^\s*SHOW\s+(?:(GLOBAL|SESSION|LOCAL)\s+)?(VARIABLES|STATUS)(?:\s+LIKE\s+('(?:[^'\\]|\\[\s\S]|'')*'|"(?:[^"\\]|\\[\s\S]|"")*")|\s+WHERE\s+([\s\S]+?))?\s*;?\s*$)",
       std::regex::icase | std::regex::optimize);
   std::cmatch m;
   if (!std::regex_match(sql.data(), sql.data() + sql.size(), m, re)) return std::nullopt;
   show_stmt st;
-  st.status = iequals(m[1].str(), "STATUS");
-  if (m[2].matched) {
-    auto lit = parse_sql_literal(m[2].str());
+  st.status = iequals(m[2].str(), "STATUS");
+  st.global = m[1].matched && iequals(m[1].str(), "GLOBAL");
+  if (m[3].matched) {
+    auto lit = parse_sql_literal(m[3].str());
     if (!lit) return std::nullopt;
     st.like = lit->text;
   }
-  if (m[3].matched) st.where = m[3].str();
+  if (m[4].matched) st.where = m[4].str();
   return st;
 }
 
@@ -422,6 +468,14 @@ std::vector<name_value> xstatus_rows(bool emulate_57, const session_status& s) {
   rows.emplace_back("Mysqlx_ssl_active", s.tls ? "ON" : "OFF");
   rows.emplace_back("Mysqlx_ssl_cipher", s.tls ? s.tls_cipher : "");
   rows.emplace_back("Mysqlx_ssl_version", s.tls ? s.tls_version : "");
+  // The server's counters (Global_status_variables, shown in both scopes);
+  // 5.7's X Plugin has all but Mysqlx_aborted_clients.
+  const connection_counters& c = s.counters;
+  if (!emulate_57) rows.emplace_back("Mysqlx_aborted_clients", std::to_string(c.aborted_clients));
+  rows.emplace_back("Mysqlx_connection_errors", std::to_string(c.connection_errors));
+  rows.emplace_back("Mysqlx_connections_accepted", std::to_string(c.accepted));
+  rows.emplace_back("Mysqlx_connections_closed", std::to_string(c.closed));
+  rows.emplace_back("Mysqlx_connections_rejected", std::to_string(c.rejected));
   return rows;
 }
 

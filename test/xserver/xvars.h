@@ -1,6 +1,6 @@
 // The X Plugin's own variables, which live in xserverd because MariaDB has
-// no such variables: system variables (mysqlx_*, GLOBAL scope) and session
-// status variables (Mysqlx_*). Statements naming them are intercepted
+// no such variables: system variables (mysqlx_*, GLOBAL scope, the timeouts
+// GLOBAL and SESSION) and status variables (Mysqlx_*). Statements naming them are intercepted
 // (SET, SHOW VARIABLES/STATUS) or rewritten (@@reads) before MariaDB sees
 // them. Everything here is pure text and table work, unit-tested without a
 // server; xvars_exec.cc wires it into the session.
@@ -32,6 +32,13 @@ enum class xvar_id {
   deflate_max_client_compression_level,
   lz4_max_client_compression_level,
   zstd_max_client_compression_level,
+  max_allowed_packet,
+  max_connections,
+  connect_timeout,
+  wait_timeout,
+  interactive_timeout,
+  read_timeout,
+  write_timeout,
   count
 };
 inline constexpr std::size_t xvar_count = static_cast<std::size_t>(xvar_id::count);
@@ -46,14 +53,16 @@ enum class xvar_kind {
 };
 
 struct xvar_def {
-  xvar_id id;
+  xvar_id id = xvar_id::count;
   std::string_view name; // lower case, as MySQL shows it
-  xvar_kind kind;
+  xvar_kind kind = xvar_kind::clamped_int;
   long long def = 0, min = 0, max = 0;   // set: def is the bit mask
   bool is_unsigned = false;              // UINT: @@reads are unsigned
   bool reject_zero = false;              // zstd levels: 0 is out of range
   std::vector<std::string_view> members; // set: bit i is members[i]
   bool in_57 = false;                    // 5.7's X Plugin has it too
+  bool has_session = false;              // MYSQL_THDVAR: SESSION scope too
+  std::optional<long long> def_57;       // 5.7's default, where it differs
 };
 
 const std::vector<xvar_def>& xvar_table(); // in xvar_id order
@@ -63,7 +72,16 @@ const xvar_def& xvar(xvar_id id);
 const xvar_def* find_xvar(std::string_view name, bool emulate_57);
 
 using xvar_values = std::array<long long, xvar_count>;
-xvar_values xvar_defaults();
+long long xvar_default(const xvar_def& d, bool emulate_57);
+xvar_values xvar_defaults(bool emulate_57 = false);
+inline long long value_of(const xvar_values& v, xvar_id id) {
+  return v[static_cast<std::size_t>(id)];
+}
+
+// A session's variables: its own values of those with a SESSION scope
+// (copied from the GLOBAL ones when it connects, as a THD's), the GLOBAL
+// values of the others. What SHOW SESSION VARIABLES and @@name show.
+xvar_values session_view(const xvar_values& global, const xvar_values& session);
 
 // The value as SHOW VARIABLES prints it ("DEFLATE_STREAM,ZSTD_STREAM", "3").
 std::string xvar_text(const xvar_def& d, long long v);
@@ -82,13 +100,15 @@ struct sql_value {
 std::optional<sql_value> parse_sql_literal(std::string_view text);
 
 // The outcome of SET for one variable: the value to store, and whether it
-// was clamped (warning 1292), or MySQL's error.
+// was clamped (warning 1292), or MySQL's error. DEFAULT stands for
+// default_value: the compiled-in default for SET GLOBAL, the GLOBAL value
+// for SET SESSION (sys_var_pluginvar::session_update).
 struct xvar_check {
   long long value = 0;
   bool truncated = false;
   std::optional<x_error> error;
 };
-xvar_check check_xvar_value(const xvar_def& d, const sql_value& v);
+xvar_check check_xvar_value(const xvar_def& d, const sql_value& v, long long default_value);
 std::string truncated_warning(const xvar_def& d, const sql_value& v); // 1292's text
 
 enum class xvar_scope { session, global, persist, persist_only };
@@ -103,14 +123,17 @@ std::optional<set_xvar_stmt> parse_set_xvar(std::string_view sql, bool emulate_5
 // 1229, the error of a SESSION assignment to a GLOBAL variable.
 x_error global_only_error(const xvar_def& d);
 
-// Replaces each `@@[global.]name` of ours outside quotes and comments with
-// its value; one that is a whole select item keeps its name as column name
-// (`AS `@@name``, as written). `@@session.`/`@@local.` -> 1238.
+// Replaces each `@@[scope.]name` of ours outside quotes and comments with
+// its value (`@@global.` the GLOBAL one, else the session's: session_view());
+// one that is a whole select item keeps its name as column name (`AS
+// `@@name``, as written). `@@session.`/`@@local.` of a GLOBAL-only
+// variable -> 1238.
 struct rewritten_sql {
   std::string sql;
   std::optional<x_error> error;
 };
-rewritten_sql rewrite_xvar_reads(std::string_view sql, bool emulate_57, const xvar_values& v);
+rewritten_sql rewrite_xvar_reads(std::string_view sql, bool emulate_57, const xvar_values& global,
+                                 const xvar_values& session);
 
 // True if a ',' outside quotes and parentheses separates expressions.
 bool has_top_level_comma(std::string_view expr);
@@ -118,6 +141,7 @@ bool has_top_level_comma(std::string_view expr);
 // `SHOW [GLOBAL|SESSION|LOCAL] VARIABLES|STATUS [LIKE 'p' | WHERE expr]`.
 struct show_stmt {
   bool status = false;              // STATUS, else VARIABLES
+  bool global = false;              // GLOBAL, else SESSION (also without a scope)
   std::optional<std::string> like;  // the pattern, unquoted
   std::optional<std::string> where; // the expression as written
 };
@@ -128,12 +152,20 @@ bool sql_like(std::string_view text, std::string_view pattern);
 using name_value = std::pair<std::string, std::string>;
 std::vector<name_value> xvar_rows(bool emulate_57, const xvar_values& v);
 
+// The server's connection counters (Global_status_variables in MySQL).
+struct connection_counters {
+  std::uint64_t aborted_clients = 0;   // closed by a read or write timeout
+  std::uint64_t connection_errors = 0; // those and connect timeouts
+  std::uint64_t accepted = 0, closed = 0, rejected = 0;
+};
+
 // What the session's status variables show.
 struct session_status {
   std::string compression; // the algorithm, lower case; empty: none
   int compression_level = 0;
   bool tls = false;
   std::string tls_version, tls_cipher;
+  connection_counters counters;
 };
 std::vector<name_value> xstatus_rows(bool emulate_57, const session_status& s);
 

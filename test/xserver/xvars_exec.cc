@@ -95,7 +95,7 @@ stmt_result session::intercept_xvars(std::string& sql, bool& handled) {
     if (auto set = parse_set_xvar(sql, emulate_57())) return set_xvar(*set);
   handled = false;
   if (sql.find("@@") == std::string::npos) return std::nullopt;
-  auto r = rewrite_xvar_reads(sql, emulate_57(), m_state.xvars());
+  auto r = rewrite_xvar_reads(sql, emulate_57(), m_state.xvars(), m_vars);
   if (r.error) {
     handled = true;
     return r.error;
@@ -106,7 +106,8 @@ stmt_result session::intercept_xvars(std::string& sql, bool& handled) {
 
 stmt_result session::set_xvar(const set_xvar_stmt& st) {
   const xvar_def& d = *st.var;
-  if (st.scope == xvar_scope::session) return global_only_error(d);
+  const bool session_scope = st.scope == xvar_scope::session;
+  if (session_scope && !d.has_session) return global_only_error(d);
   std::optional<sql_value> value = parse_sql_literal(st.value);
   if (!value) {
     // One assignment per statement: MariaDB would have to take the others.
@@ -115,20 +116,30 @@ stmt_result session::set_xvar(const set_xvar_stmt& st) {
                      "This version of MySQL doesn't yet support 'setting " + std::string(d.name) +
                          " together with other variables'",
                      "42000"};
-    auto expr = rewrite_xvar_reads(st.value, emulate_57(), m_state.xvars());
+    auto expr = rewrite_xvar_reads(st.value, emulate_57(), m_state.xvars(), m_vars);
     if (expr.error) return expr.error;
     x_error err;
     value = evaluate(*m_db, expr.sql, err);
     if (!value) return err;
   }
-  const xvar_check checked = check_xvar_value(d, *value);
+  // DEFAULT: the GLOBAL value for a session, the compiled-in one globally.
+  const long long default_value =
+      session_scope ? m_state.xvar(d.id) : xvar_default(d, emulate_57());
+  const xvar_check checked = check_xvar_value(d, *value, default_value);
   if (checked.error) return checked.error;
-  const xvar_store how = st.scope == xvar_scope::persist        ? xvar_store::persist
-                         : st.scope == xvar_scope::persist_only ? xvar_store::persist_only
-                                                                : xvar_store::running;
-  std::string err;
-  if (!m_state.set_xvar(d.id, checked.value, how, err))
-    return make_error(errc::internal_error, err);
+  if (session_scope) {
+    m_vars[static_cast<std::size_t>(d.id)] = checked.value;
+  } else {
+    const xvar_store how = st.scope == xvar_scope::persist        ? xvar_store::persist
+                           : st.scope == xvar_scope::persist_only ? xvar_store::persist_only
+                                                                  : xvar_store::running;
+    std::string err;
+    if (!m_state.set_xvar(d.id, checked.value, how, err))
+      return make_error(errc::internal_error, err);
+  }
+  // update_thd_system_variable runs for SESSION and GLOBAL alike and hands
+  // the value to the client of the session that set it.
+  if (d.has_session && st.scope != xvar_scope::persist_only) use_timeout(d.id, checked.value);
   if (checked.truncated)
     m_out.notice_warning(2, errc::truncated_wrong_value, truncated_warning(d, *value));
   m_out.notice_uint(state_param::rows_affected, 0);
@@ -139,10 +150,12 @@ stmt_result session::set_xvar(const set_xvar_stmt& st) {
 stmt_result session::show_xvars(const show_stmt& st, std::string_view sql) {
   std::vector<name_value> ours;
   if (st.status)
-    ours = xstatus_rows(emulate_57(), {m_compression, m_compression_level, m_io->is_tls(),
-                                       m_io->tls_version(), m_io->tls_cipher()});
+    ours =
+        xstatus_rows(emulate_57(), {m_compression, m_compression_level, m_io->is_tls(),
+                                    m_io->tls_version(), m_io->tls_cipher(), m_state.counters()});
   else
-    ours = xvar_rows(emulate_57(), m_state.xvars());
+    ours = xvar_rows(emulate_57(),
+                     st.global ? m_state.xvars() : session_view(m_state.xvars(), m_vars));
   if (st.like) {
     ours.erase(std::remove_if(ours.begin(), ours.end(),
                               [&](const name_value& r) { return !sql_like(r.first, *st.like); }),

@@ -157,14 +157,23 @@ TEST(Sql80, PipelinedRequestsAreAnsweredInOrder) {
   EXPECT_EQ(column_strings(c.reply()), (std::vector<std::string>{"three"}));
 }
 
-TEST(Sql80, AnOversizedFrameLengthIsFatalNotAnAllocation) {
+TEST(Sql80, AnOversizedFrameLengthClosesTheConnectionNotAnAllocation) {
   xclient c = authed(env_port("XS_PORT_80"));
   c.send_raw(std::string("\xff\xff\xff\x7f\x0c", 5)); // 2 GiB announced
+  // Above mysqlx_max_allowed_packet: MySQL closes without a word
+  // (Protocol_decoder::read_and_decode_impl, "Force disconnect").
+  EXPECT_FALSE(c.read());
+}
+
+TEST(Sql80, AnEmptyFrameIsFatal5000) {
+  xclient c = authed(env_port("XS_PORT_80"));
+  c.send_raw(std::string(4, '\0')); // a length of 0: not even a type byte
   auto f = c.read();
   ASSERT_TRUE(f.has_value());
   auto e = error_of(*f);
   EXPECT_EQ(e.severity(), Mysqlx::Error::FATAL);
-  EXPECT_EQ(e.code(), 1153u);
+  EXPECT_EQ(e.code(), 5000u);
+  EXPECT_EQ(e.msg(), "Messages without payload are not supported");
   EXPECT_FALSE(c.read());
 }
 

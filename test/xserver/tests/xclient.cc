@@ -1,5 +1,6 @@
 #include "test/xserver/tests/xclient.h"
 
+#include "cdk/foundation/socket_stream.h"
 #include "cdk/protocol/message.h"
 #include "mysqlx_connection.pb.h"
 #include "mysqlx_resultset.pb.h"
@@ -27,6 +28,11 @@ xclient::xclient(std::uint16_t port, bool hello)
     auto f = read();
     if (!f || !is(*f, server_msg::notice)) throw std::runtime_error("no ServerHello");
   }
+}
+
+void xclient::set_read_timeout(std::chrono::milliseconds timeout) {
+  auto* s = dynamic_cast<cdk::socket_stream*>(m_stream.get());
+  if (!s || !s->set_io_timeout(timeout).ok()) throw std::runtime_error("cannot set a read timeout");
 }
 
 std::string xclient::encode(client_msg type, const google::protobuf::MessageLite& msg) {
@@ -103,6 +109,14 @@ Any any_string(const std::string& value) {
   return a;
 }
 
+Any any_bool(bool value) {
+  Any a;
+  a.set_type(Any::SCALAR);
+  a.mutable_scalar()->set_type(Scalar::V_BOOL);
+  a.mutable_scalar()->set_v_bool(value);
+  return a;
+}
+
 Any any_object(const std::vector<std::pair<std::string, Any>>& fields) {
   Any a;
   a.set_type(Any::OBJECT);
@@ -135,14 +149,7 @@ std::vector<frame> xclient::reply() {
 }
 
 bool xclient::start_tls(const std::string& ca_file) {
-  Mysqlx::Connection::CapabilitiesSet set;
-  auto* cap = set.mutable_capabilities()->add_capabilities();
-  cap->set_name("tls");
-  cap->mutable_value()->set_type(Any::SCALAR);
-  cap->mutable_value()->mutable_scalar()->set_type(Scalar::V_BOOL);
-  cap->mutable_value()->mutable_scalar()->set_v_bool(true);
-  send(client_msg::con_capabilities_set, set);
-  auto r = reply();
+  auto r = cap_set(*this, {{"tls", any_bool(true)}});
   if (!is(r.back(), server_msg::ok)) return false;
   cdk::tls_options opts;
   opts.mode = cdk::ssl_mode::verify_identity;

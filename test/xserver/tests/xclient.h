@@ -13,6 +13,7 @@
 #include "mysqlx_datatypes.pb.h"
 #include "mysqlx_notice.pb.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -45,6 +46,8 @@ public:
   // stop_at_fetch_done).
   std::vector<frame> reply();
 
+  // Bounds each later read (0: none): read() then gives nullopt after it.
+  void set_read_timeout(std::chrono::milliseconds timeout);
   bool start_tls(const std::string& ca_file); // CapabilitiesSet tls + handshake
   // After the server accepted CapabilitiesSet{compression}: read compressed
   // frames from now on, and compress what we send if `outgoing`.
@@ -85,6 +88,8 @@ Mysqlx::Datatypes::Any
 any_object(const std::vector<std::pair<std::string, Mysqlx::Datatypes::Any>>& fields);
 // A V_STRING scalar Any.
 Mysqlx::Datatypes::Any any_string(const std::string& value);
+// A V_BOOL scalar Any.
+Mysqlx::Datatypes::Any any_bool(bool value);
 
 // Decoding helpers for assertions.
 Mysqlx::Error error_of(const frame& f);

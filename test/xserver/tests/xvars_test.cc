@@ -1,11 +1,12 @@
 // The X Plugin's variables in xserverd (xvars.h) against the fixtures:
 // @@reads, SHOW VARIABLES/STATUS merged with MariaDB's, SET with MySQL's
-// errors, the session status with and without compression and TLS, and 5.7
-// mode, where MySQL 5.7's X Plugin has none of the compression variables.
-// Tests that change a variable set it back to DEFAULT: the fixture is shared.
+// errors and scopes, the session status with and without compression and
+// TLS, and 5.7 mode, where MySQL 5.7's X Plugin has three of the variables.
+// What the timeouts and limits do: xvars_io_test.cc. Tests that change a
+// variable set it back to DEFAULT: the fixture is shared.
 #include "mysqlx_connection.pb.h"
-#include "mysqlx_resultset.pb.h"
-#include "test/xserver/tests/xclient.h"
+#include "mysqlx_session.pb.h"
+#include "test/xserver/tests/xvars_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -13,75 +14,6 @@ namespace xtest {
 namespace {
 
 using Mysqlx::Datatypes::Any;
-using rows_t = std::vector<std::vector<std::string>>;
-
-std::uint16_t port80() {
-  return env_port("XS_PORT_80");
-}
-
-// Every row of a reply; BYTES fields as text, SINT/UINT fields (per the
-// column metadata) as numbers.
-rows_t rows_of(const std::vector<frame>& frames) {
-  std::vector<Mysqlx::Resultset::ColumnMetaData::FieldType> types;
-  rows_t out;
-  for (const auto& f : frames) {
-    if (is(f, server_msg::resultset_column_meta_data)) {
-      Mysqlx::Resultset::ColumnMetaData m;
-      m.ParseFromString(f.payload);
-      types.push_back(m.type());
-    }
-    if (!is(f, server_msg::resultset_row)) continue;
-    Mysqlx::Resultset::Row row;
-    row.ParseFromString(f.payload);
-    std::vector<std::string> r;
-    for (int i = 0; i < row.field_size(); ++i) {
-      const std::string& v = row.field(i);
-      if (types.at(i) != Mysqlx::Resultset::ColumnMetaData::SINT &&
-          types.at(i) != Mysqlx::Resultset::ColumnMetaData::UINT) {
-        r.push_back(v.empty() ? "<NULL>" : v.substr(0, v.size() - 1));
-        continue;
-      }
-      std::uint64_t n = 0;
-      for (std::size_t b = 0; b < v.size(); ++b)
-        n |= std::uint64_t(static_cast<unsigned char>(v[b]) & 0x7f) << (7 * b);
-      const bool sint = types.at(i) == Mysqlx::Resultset::ColumnMetaData::SINT;
-      r.push_back(sint ? std::to_string(static_cast<std::int64_t>(n >> 1) ^ -std::int64_t(n & 1))
-                       : std::to_string(n));
-    }
-    out.push_back(r);
-  }
-  return out;
-}
-
-std::vector<std::string> column_names(const std::vector<frame>& frames) {
-  std::vector<std::string> names;
-  for (const auto& f : frames) {
-    if (!is(f, server_msg::resultset_column_meta_data)) continue;
-    Mysqlx::Resultset::ColumnMetaData m;
-    m.ParseFromString(f.payload);
-    names.push_back(m.name());
-  }
-  return names;
-}
-
-Mysqlx::Error sql_error(xclient& c, const std::string& stmt) {
-  auto r = c.sql(stmt);
-  EXPECT_TRUE(is(r.back(), server_msg::error)) << stmt << ": " << describe(r);
-  return error_of(r.back());
-}
-
-void expect_error(xclient& c, const std::string& stmt, std::uint32_t code,
-                  const std::string& sql_state, const std::string& msg) {
-  const auto e = sql_error(c, stmt);
-  EXPECT_EQ(e.code(), code) << stmt;
-  EXPECT_EQ(e.sql_state(), sql_state) << stmt;
-  EXPECT_EQ(e.msg(), msg) << stmt;
-}
-
-void expect_ok(xclient& c, const std::string& stmt) {
-  auto r = c.sql(stmt);
-  EXPECT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << stmt << ": " << describe(r);
-}
 
 TEST(Xvars80, ReadsGiveMySQLsDefaultsWithTheirTypes) {
   xclient c = authed(port80());
@@ -108,11 +40,18 @@ TEST(Xvars80, ShowVariablesMergesOursWithMariaDBsSorted) {
   EXPECT_EQ(column_names(r), (std::vector<std::string>{"Variable_name", "Value"}));
   EXPECT_EQ(rows_of(r),
             (rows_t{{"mysqlx_compression_algorithms", "DEFLATE_STREAM,LZ4_MESSAGE,ZSTD_STREAM"},
+                    {"mysqlx_connect_timeout", "30"},
                     {"mysqlx_deflate_default_compression_level", "3"},
                     {"mysqlx_deflate_max_client_compression_level", "5"},
                     {"mysqlx_document_id_unique_prefix", "0"},
+                    {"mysqlx_interactive_timeout", "28800"},
                     {"mysqlx_lz4_default_compression_level", "2"},
                     {"mysqlx_lz4_max_client_compression_level", "8"},
+                    {"mysqlx_max_allowed_packet", "67108864"},
+                    {"mysqlx_max_connections", "100"},
+                    {"mysqlx_read_timeout", "30"},
+                    {"mysqlx_wait_timeout", "28800"},
+                    {"mysqlx_write_timeout", "60"},
                     {"mysqlx_zstd_default_compression_level", "3"},
                     {"mysqlx_zstd_max_client_compression_level", "11"}}))
       << describe(r);
@@ -174,6 +113,50 @@ TEST(Xvars80, SetRefusesAsMySQLDoes) {
   EXPECT_EQ(rows_of(c.sql("SELECT @@mysqlx_deflate_default_compression_level, "
                           "@@mysqlx_lz4_max_client_compression_level")),
             (rows_t{{"3", "8"}}));
+}
+
+TEST(Xvars80, TheIoTimeoutsHaveASessionScope) {
+  xclient c = authed(port80());
+  expect_ok(c, "SET SESSION mysqlx_read_timeout = 5");
+  expect_ok(c, "SET @@local.mysqlx_write_timeout = 7");
+  EXPECT_EQ(rows_of(c.sql("SELECT @@mysqlx_read_timeout, @@session.mysqlx_read_timeout, "
+                          "@@global.mysqlx_read_timeout, @@mysqlx_write_timeout")),
+            (rows_t{{"5", "5", "30", "7"}}));
+  EXPECT_EQ(rows_of(c.sql("SHOW VARIABLES LIKE 'mysqlx_read_timeout'")),
+            (rows_t{{"mysqlx_read_timeout", "5"}}));
+  EXPECT_EQ(rows_of(c.sql("SHOW GLOBAL VARIABLES LIKE 'mysqlx_read_timeout'")),
+            (rows_t{{"mysqlx_read_timeout", "30"}}));
+  xclient other = authed(port80()); // a session's own
+  EXPECT_EQ(rows_of(other.sql("SELECT @@mysqlx_read_timeout")), (rows_t{{"30"}}));
+  // No scope means SESSION for them; out of range is clamped with 1292.
+  auto r = c.sql("SET mysqlx_wait_timeout = 0");
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  EXPECT_EQ(notice_of(r[0]).warning.msg(), "Truncated incorrect mysqlx_wait_timeout value: '0'");
+  EXPECT_EQ(rows_of(c.sql("SELECT @@mysqlx_wait_timeout")), (rows_t{{"1"}}));
+  expect_ok(c, "SET SESSION mysqlx_wait_timeout = 28800");
+  // The others are GLOBAL only.
+  EXPECT_EQ(sql_error(c, "SET SESSION mysqlx_connect_timeout = 5").code(), 1229u);
+  EXPECT_EQ(sql_error(c, "SET mysqlx_max_allowed_packet = 4096").code(), 1229u);
+  expect_error(c, "SELECT @@session.mysqlx_max_connections", 1238, "HY000",
+               "Variable 'mysqlx_max_connections' is a GLOBAL variable");
+  EXPECT_EQ(sql_error(c, "SET SESSION mysqlx_interactive_timeout = 5").code(), 1229u);
+}
+
+TEST(Xvars80, SessionValuesStartFromTheGlobalOnes) {
+  global_setting g("mysqlx_read_timeout", "40");
+  xclient c = authed(port80());
+  EXPECT_EQ(rows_of(c.sql("SELECT @@mysqlx_read_timeout")), (rows_t{{"40"}}));
+  expect_ok(c, "SET SESSION mysqlx_read_timeout = 5");
+  // A session's DEFAULT is the GLOBAL value (sys_var_pluginvar::session_update).
+  expect_ok(c, "SET SESSION mysqlx_read_timeout = DEFAULT");
+  EXPECT_EQ(rows_of(c.sql("SELECT @@mysqlx_read_timeout")), (rows_t{{"40"}}));
+  // Session.Reset: a fresh THD, GLOBAL values again.
+  expect_ok(c, "SET SESSION mysqlx_read_timeout = 5");
+  Mysqlx::Session::Reset reset;
+  reset.set_keep_open(true);
+  c.send(client_msg::sess_reset, reset);
+  ASSERT_TRUE(is(c.reply().back(), server_msg::ok));
+  EXPECT_EQ(rows_of(c.sql("SELECT @@mysqlx_read_timeout")), (rows_t{{"40"}}));
 }
 
 TEST(Xvars80, AnOutOfRangePrefixIsClampedWithWarning1292) {
@@ -242,13 +225,19 @@ TEST(Xvars80, StatusShowsTls) {
   EXPECT_EQ(rows[2][1].rfind("TLSv1.", 0), 0u) << rows[2][1];
 }
 
-TEST(Xvars57, FiveSevenHasNoCompressionVariables) {
+TEST(Xvars57, FiveSevenHasThreeOfTheVariables) {
   xclient c = authed(env_port("XS_PORT_57"), /*hello=*/false);
   expect_error(c, "SELECT @@mysqlx_compression_algorithms", 1193, "HY000",
                "Unknown system variable 'mysqlx_compression_algorithms'");
   EXPECT_EQ(sql_error(c, "SET GLOBAL mysqlx_lz4_default_compression_level = 3").code(), 1193u);
-  EXPECT_TRUE(rows_of(c.sql("SHOW VARIABLES LIKE 'mysqlx%'")).empty());
+  EXPECT_EQ(sql_error(c, "SELECT @@mysqlx_wait_timeout").code(), 1193u);
+  // 5.7's mysqlx_max_allowed_packet defaults to 1 MiB.
+  EXPECT_EQ(rows_of(c.sql("SHOW VARIABLES LIKE 'mysqlx%'")),
+            (rows_t{{"mysqlx_connect_timeout", "30"},
+                    {"mysqlx_max_allowed_packet", "1048576"},
+                    {"mysqlx_max_connections", "100"}}));
   EXPECT_TRUE(rows_of(c.sql("SHOW STATUS LIKE 'Mysqlx_compression%'")).empty());
+  EXPECT_TRUE(rows_of(c.sql("SHOW STATUS LIKE 'Mysqlx_aborted_clients'")).empty());
   EXPECT_EQ(rows_of(c.sql("SHOW STATUS LIKE 'Mysqlx_ssl_active'")),
             (rows_t{{"Mysqlx_ssl_active", "OFF"}}));
 }

@@ -37,10 +37,16 @@ TEST(Xvars, TableHasMySQLsDefaultsAndRanges) {
 TEST(Xvars, NamesAreCaseInsensitiveAndFiveSevenHasNone) {
   EXPECT_EQ(find_xvar("MYSQLX_LZ4_DEFAULT_COMPRESSION_LEVEL", false),
             &xvar(xvar_id::lz4_default_compression_level));
-  EXPECT_EQ(find_xvar("mysqlx_max_connections", false), nullptr); // MariaDB's (1193) for now
+  EXPECT_EQ(find_xvar("mysqlx_port", false), nullptr); // not ours: MariaDB's (1193)
   EXPECT_EQ(find_xvar("mysqlx_compression_algorithms", true), nullptr);
   EXPECT_EQ(find_xvar("mysqlx_document_id_unique_prefix", true), nullptr);
-  EXPECT_TRUE(xvar_rows(true, xvar_defaults()).empty());
+  EXPECT_EQ(find_xvar("mysqlx_wait_timeout", true), nullptr);
+  EXPECT_EQ(find_xvar("mysqlx_interactive_timeout", true), nullptr);
+  // 5.7's X Plugin has these three only, and its packet default is 1 MiB.
+  EXPECT_EQ(xvar_rows(true, xvar_defaults(true)),
+            (std::vector<name_value>{{"mysqlx_max_allowed_packet", "1048576"},
+                                     {"mysqlx_max_connections", "100"},
+                                     {"mysqlx_connect_timeout", "30"}}));
 }
 
 TEST(Xvars, LiteralsAreTypedAsMySQLsItems) {
@@ -63,36 +69,73 @@ TEST(Xvars, LiteralsAreTypedAsMySQLsItems) {
 
 TEST(Xvars, IntegersAreClampedWithAWarningOrRefused) {
   const auto& prefix = xvar(xvar_id::document_id_unique_prefix);
-  auto c = check_xvar_value(prefix, lit("70000"));
+  auto c = check_xvar_value(prefix, lit("70000"), prefix.def);
   EXPECT_FALSE(c.error);
   EXPECT_EQ(c.value, 65535);
   EXPECT_TRUE(c.truncated);
   EXPECT_EQ(truncated_warning(prefix, lit("70000")),
             "Truncated incorrect mysqlx_document_id_unique_prefix value: '70000'");
-  EXPECT_EQ(check_xvar_value(prefix, lit("-3")).value, 0);
+  EXPECT_EQ(check_xvar_value(prefix, lit("-3"), prefix.def).value, 0);
   // The compression levels have the X Plugin's own check: refused, 1231.
   const auto& deflate = xvar(xvar_id::deflate_default_compression_level);
-  c = check_xvar_value(deflate, lit("10"));
+  c = check_xvar_value(deflate, lit("10"), deflate.def);
   ASSERT_TRUE(c.error);
   EXPECT_EQ(c.error->code, 1231u);
   EXPECT_EQ(c.error->sql_state, "42000");
   EXPECT_EQ(
       c.error->message,
       "Variable 'mysqlx_deflate_default_compression_level' can't be set to the value of '10'");
-  EXPECT_EQ(check_xvar_value(deflate, lit("9")).value, 9);
-  EXPECT_TRUE(check_xvar_value(deflate, lit("0")).error);
+  EXPECT_EQ(check_xvar_value(deflate, lit("9"), deflate.def).value, 9);
+  EXPECT_TRUE(check_xvar_value(deflate, lit("0"), deflate.def).error);
   const auto& zstd = xvar(xvar_id::zstd_max_client_compression_level);
-  EXPECT_TRUE(check_xvar_value(zstd, lit("0")).error); // zstd refuses 0
-  EXPECT_EQ(check_xvar_value(zstd, lit("-5")).value, -5);
-  EXPECT_EQ(check_xvar_value(zstd, lit("22")).value, 22);
-  EXPECT_EQ(check_xvar_value(xvar(xvar_id::lz4_max_client_compression_level), lit("0")).value, 0);
-  EXPECT_EQ(check_xvar_value(deflate, lit("DEFAULT")).value, 3);
+  EXPECT_TRUE(check_xvar_value(zstd, lit("0"), zstd.def).error); // zstd refuses 0
+  EXPECT_EQ(check_xvar_value(zstd, lit("-5"), zstd.def).value, -5);
+  EXPECT_EQ(check_xvar_value(zstd, lit("22"), zstd.def).value, 22);
+  const auto& lz4max = xvar(xvar_id::lz4_max_client_compression_level);
+  EXPECT_EQ(check_xvar_value(lz4max, lit("0"), lz4max.def).value, 0);
+  EXPECT_EQ(check_xvar_value(deflate, lit("DEFAULT"), deflate.def).value, 3);
+  // DEFAULT is what the caller says: a session's DEFAULT is the GLOBAL value.
+  EXPECT_EQ(check_xvar_value(deflate, lit("DEFAULT"), 7).value, 7);
+}
+
+TEST(Xvars, TimeoutsPacketAndConnectionsHaveMySQLsRanges) {
+  const auto v = xvar_defaults();
+  EXPECT_EQ(value_of(v, xvar_id::max_allowed_packet), 67108864);
+  EXPECT_EQ(value_of(xvar_defaults(true), xvar_id::max_allowed_packet), 1048576); // 5.7
+  EXPECT_EQ(value_of(v, xvar_id::max_connections), 100);
+  EXPECT_EQ(value_of(v, xvar_id::connect_timeout), 30);
+  EXPECT_EQ(value_of(v, xvar_id::wait_timeout), 28800);
+  EXPECT_EQ(value_of(v, xvar_id::interactive_timeout), 28800);
+  EXPECT_EQ(value_of(v, xvar_id::read_timeout), 30);
+  EXPECT_EQ(value_of(v, xvar_id::write_timeout), 60);
+  // Clamped with 1292, as every MYSQL_SYSVAR/THDVAR with the default check.
+  const auto& packet = xvar(xvar_id::max_allowed_packet);
+  auto c = check_xvar_value(packet, lit("100"), packet.def);
+  EXPECT_EQ(c.value, 512);
+  EXPECT_TRUE(c.truncated);
+  EXPECT_EQ(check_xvar_value(packet, lit("2147483648"), packet.def).value, 1073741824);
+  const auto& wait = xvar(xvar_id::wait_timeout);
+  c = check_xvar_value(wait, lit("0"), wait.def);
+  EXPECT_EQ(c.value, 1);
+  EXPECT_TRUE(c.truncated);
+  EXPECT_EQ(check_xvar_value(wait, lit("3000000"), wait.def).value, 2147483);
+  EXPECT_EQ(check_xvar_value(xvar(xvar_id::connect_timeout), lit("2000000000"), 30).value,
+            1000000000);
+  EXPECT_EQ(check_xvar_value(xvar(xvar_id::max_connections), lit("70000"), 100).value, 65535);
+  EXPECT_EQ(check_xvar_value(wait, lit("'5'"), wait.def).error->code, 1232u);
+  // Scopes: the three I/O timeouts are THDVARs, the rest GLOBAL only.
+  for (auto id : {xvar_id::wait_timeout, xvar_id::read_timeout, xvar_id::write_timeout})
+    EXPECT_TRUE(xvar(id).has_session) << xvar(id).name;
+  for (auto id : {xvar_id::max_allowed_packet, xvar_id::max_connections, xvar_id::connect_timeout,
+                  xvar_id::interactive_timeout})
+    EXPECT_FALSE(xvar(id).has_session) << xvar(id).name;
+  EXPECT_FALSE(xvar(xvar_id::max_connections).is_unsigned); // MYSQL_SYSVAR_INT
 }
 
 TEST(Xvars, IntegerVariablesTakeIntegersOnly) {
   const auto& lz4 = xvar(xvar_id::lz4_default_compression_level);
   for (auto text : {"'3'", "1.5", "1e0", "NULL", "ON"}) {
-    auto c = check_xvar_value(lz4, lit(text));
+    auto c = check_xvar_value(lz4, lit(text), lz4.def);
     ASSERT_TRUE(c.error) << text;
     EXPECT_EQ(c.error->code, 1232u);
     EXPECT_EQ(c.error->message,
@@ -102,21 +145,21 @@ TEST(Xvars, IntegerVariablesTakeIntegersOnly) {
 
 TEST(Xvars, AlgorithmsAreASetOfNamesOrABitMask) {
   const auto& a = xvar(xvar_id::compression_algorithms);
-  EXPECT_EQ(check_xvar_value(a, lit("'zstd_stream,DEFLATE_STREAM'")).value, 5);
+  EXPECT_EQ(check_xvar_value(a, lit("'zstd_stream,DEFLATE_STREAM'"), a.def).value, 5);
   EXPECT_EQ(xvar_text(a, 5), "DEFLATE_STREAM,ZSTD_STREAM");
-  EXPECT_EQ(check_xvar_value(a, lit("''")).value, 0);
+  EXPECT_EQ(check_xvar_value(a, lit("''"), a.def).value, 0);
   EXPECT_EQ(xvar_text(a, 0), "");
-  EXPECT_EQ(check_xvar_value(a, lit("2")).value, 2);
-  EXPECT_EQ(check_xvar_value(a, lit("LZ4_MESSAGE")).value, 2);
-  auto c = check_xvar_value(a, lit("'ZSTD_STREAM,SNAPPY'"));
+  EXPECT_EQ(check_xvar_value(a, lit("2"), a.def).value, 2);
+  EXPECT_EQ(check_xvar_value(a, lit("LZ4_MESSAGE"), a.def).value, 2);
+  auto c = check_xvar_value(a, lit("'ZSTD_STREAM,SNAPPY'"), a.def);
   ASSERT_TRUE(c.error);
   EXPECT_EQ(c.error->message, "Variable 'mysqlx_compression_algorithms' can't be set to the "
                               "value of 'ZSTD_STREAM,SNAPPY'");
-  EXPECT_EQ(check_xvar_value(a, lit("8")).error->code, 1231u);
-  EXPECT_EQ(check_xvar_value(a, lit("-1")).error->code, 1231u);
-  EXPECT_EQ(check_xvar_value(a, lit("NULL")).error->message,
+  EXPECT_EQ(check_xvar_value(a, lit("8"), a.def).error->code, 1231u);
+  EXPECT_EQ(check_xvar_value(a, lit("-1"), a.def).error->code, 1231u);
+  EXPECT_EQ(check_xvar_value(a, lit("NULL"), a.def).error->message,
             "Variable 'mysqlx_compression_algorithms' can't be set to the value of 'NULL'");
-  EXPECT_EQ(check_xvar_value(a, lit("1.5")).error->code, 1232u);
+  EXPECT_EQ(check_xvar_value(a, lit("1.5"), a.def).error->code, 1232u);
   EXPECT_EQ(xvar_sql(a, 7), "'DEFLATE_STREAM,LZ4_MESSAGE,ZSTD_STREAM'");
 }
 
@@ -133,6 +176,7 @@ TEST(Xvars, SetStatementForms) {
   EXPECT_EQ(
       parse_set_xvar("SET PERSIST_ONLY mysqlx_lz4_default_compression_level = 4", false)->scope,
       xvar_scope::persist_only);
+  EXPECT_EQ(parse_set_xvar("SET mysqlx_wait_timeout = 4", false)->scope, xvar_scope::session);
   for (auto s : {"SET mysqlx_lz4_default_compression_level = 4",
                  "SET SESSION mysqlx_lz4_default_compression_level = 4",
                  "SET @@local.mysqlx_lz4_default_compression_level = 4",
@@ -150,7 +194,7 @@ TEST(Xvars, SetStatementForms) {
 TEST(Xvars, ReadsAreRewrittenToValues) {
   auto v = xvar_defaults();
   v[static_cast<std::size_t>(xvar_id::document_id_unique_prefix)] = 5;
-  auto rw = [&](std::string_view sql) { return rewrite_xvar_reads(sql, false, v).sql; };
+  auto rw = [&](std::string_view sql) { return rewrite_xvar_reads(sql, false, v, v).sql; };
   EXPECT_EQ(rw("SELECT @@mysqlx_document_id_unique_prefix"),
             "SELECT CAST(5 AS UNSIGNED) AS `@@mysqlx_document_id_unique_prefix`");
   EXPECT_EQ(rw("SELECT 1, @@global.mysqlx_document_id_unique_prefix + 1"),
@@ -166,14 +210,41 @@ TEST(Xvars, ReadsAreRewrittenToValues) {
             "SELECT '@@mysqlx_lz4_default_compression_level', @@max_connections");
   EXPECT_EQ(rw("SELECT @@mysqlx_lz4_default_compression_level AS l"),
             "SELECT CAST(2 AS SIGNED) AS l");
-  auto e = rewrite_xvar_reads("SELECT @@session.mysqlx_zstd_default_compression_level", false, v);
+  auto e =
+      rewrite_xvar_reads("SELECT @@session.mysqlx_zstd_default_compression_level", false, v, v);
   ASSERT_TRUE(e.error);
   EXPECT_EQ(e.error->code, 1238u);
   EXPECT_EQ(e.error->message,
             "Variable 'mysqlx_zstd_default_compression_level' is a GLOBAL variable");
   // 5.7 mode: MariaDB answers (1193 Unknown system variable).
-  EXPECT_EQ(rewrite_xvar_reads("SELECT @@mysqlx_compression_algorithms", true, v).sql,
+  EXPECT_EQ(rewrite_xvar_reads("SELECT @@mysqlx_compression_algorithms", true, v, v).sql,
             "SELECT @@mysqlx_compression_algorithms");
+}
+
+TEST(Xvars, SessionReadsTakeTheSessionValue) {
+  const auto global = xvar_defaults();
+  auto session = global;
+  session[static_cast<std::size_t>(xvar_id::wait_timeout)] = 5;
+  session[static_cast<std::size_t>(xvar_id::connect_timeout)] = 99; // no SESSION scope: unused
+  auto rw = [&](std::string_view sql) {
+    return rewrite_xvar_reads(sql, false, global, session).sql;
+  };
+  EXPECT_EQ(rw("SELECT @@mysqlx_wait_timeout, @@session.mysqlx_wait_timeout, "
+               "@@local.mysqlx_wait_timeout, @@global.mysqlx_wait_timeout"),
+            "SELECT CAST(5 AS UNSIGNED) AS `@@mysqlx_wait_timeout`, CAST(5 AS UNSIGNED) AS "
+            "`@@session.mysqlx_wait_timeout`, CAST(5 AS UNSIGNED) AS "
+            "`@@local.mysqlx_wait_timeout`, CAST(28800 AS UNSIGNED) AS "
+            "`@@global.mysqlx_wait_timeout`");
+  EXPECT_EQ(rw("SELECT @@mysqlx_connect_timeout"),
+            "SELECT CAST(30 AS UNSIGNED) AS `@@mysqlx_connect_timeout`");
+  EXPECT_EQ(rw("SELECT @@mysqlx_max_connections"),
+            "SELECT CAST(100 AS SIGNED) AS `@@mysqlx_max_connections`");
+  auto e = rewrite_xvar_reads("SELECT @@session.mysqlx_max_allowed_packet", false, global, session);
+  ASSERT_TRUE(e.error);
+  EXPECT_EQ(e.error->message, "Variable 'mysqlx_max_allowed_packet' is a GLOBAL variable");
+  const auto view = session_view(global, session);
+  EXPECT_EQ(value_of(view, xvar_id::wait_timeout), 5);
+  EXPECT_EQ(value_of(view, xvar_id::connect_timeout), 30);
 }
 
 TEST(Xvars, TopLevelCommas) {
@@ -186,10 +257,13 @@ TEST(Xvars, ShowStatementsAndLike) {
   auto s = parse_show("SHOW GLOBAL VARIABLES LIKE 'mysqlx%'");
   ASSERT_TRUE(s);
   EXPECT_FALSE(s->status);
+  EXPECT_TRUE(s->global);
   EXPECT_EQ(s->like, "mysqlx%");
   s = parse_show("show session status where Variable_name = 'x';");
   ASSERT_TRUE(s);
   EXPECT_TRUE(s->status);
+  EXPECT_FALSE(s->global);
+  EXPECT_FALSE(parse_show("SHOW VARIABLES")->global);
   EXPECT_EQ(s->where, "Variable_name = 'x'");
   EXPECT_TRUE(parse_show("SHOW STATUS"));
   EXPECT_FALSE(parse_show("SHOW TABLES"));
@@ -201,17 +275,26 @@ TEST(Xvars, ShowStatementsAndLike) {
 }
 
 TEST(Xvars, StatusRows) {
-  auto rows = xstatus_rows(false, {"zstd_stream", 3, true, "TLSv1.3", "TLS_AES_256_GCM_SHA384"});
-  ASSERT_EQ(rows.size(), 5u);
+  auto rows = xstatus_rows(false, {"zstd_stream", 3, true, "TLSv1.3", "TLS_AES_256_GCM_SHA384",
+                                   connection_counters{1, 2, 3, 4, 5}});
+  ASSERT_EQ(rows.size(), 10u);
   EXPECT_EQ(rows[0], (name_value{"Mysqlx_compression_algorithm", "ZSTD_STREAM"}));
   EXPECT_EQ(rows[1], (name_value{"Mysqlx_compression_level", "3"}));
   EXPECT_EQ(rows[2], (name_value{"Mysqlx_ssl_active", "ON"}));
   EXPECT_EQ(rows[4], (name_value{"Mysqlx_ssl_version", "TLSv1.3"}));
+  EXPECT_EQ(rows[5], (name_value{"Mysqlx_aborted_clients", "1"}));
+  EXPECT_EQ(rows[6], (name_value{"Mysqlx_connection_errors", "2"}));
+  EXPECT_EQ(rows[7], (name_value{"Mysqlx_connections_accepted", "3"}));
+  EXPECT_EQ(rows[8], (name_value{"Mysqlx_connections_closed", "4"}));
+  EXPECT_EQ(rows[9], (name_value{"Mysqlx_connections_rejected", "5"}));
   rows = xstatus_rows(false, {});
   EXPECT_EQ(rows[0].second, "");
   EXPECT_EQ(rows[1].second, ""); // no level without compression
   EXPECT_EQ(rows[2].second, "OFF");
-  EXPECT_EQ(xstatus_rows(true, {}).size(), 3u); // 5.7: no compression variables
+  // 5.7: no compression variables, no Mysqlx_aborted_clients.
+  rows = xstatus_rows(true, {});
+  ASSERT_EQ(rows.size(), 7u);
+  EXPECT_EQ(rows[3].first, "Mysqlx_connection_errors");
 }
 
 } // namespace
