@@ -31,6 +31,16 @@ namespace {
 
 constexpr std::size_t k_min_compressed_flight = 1000;
 
+// The server's last word before it closed the connection: MySQL queues a
+// GLOBAL warning notice of level ERROR (1810 read_timeout exceeded, 1053
+// shutdown, 3169 killed: ngs::Client::queue_up_disconnection_notice).
+const pr::warning* disconnect_notice(const std::vector<pr::notice>& global) {
+  for (auto it = global.rbegin(); it != global.rend(); ++it)
+    if (it->is(pr::notice_type::warning) && it->warn.level == pr::warning::level_t::error)
+      return &it->warn;
+  return nullptr;
+}
+
 std::vector<host_address> by_priority(std::vector<host_address> hosts) {
   std::stable_sort(hosts.begin(), hosts.end(), [](const host_address& a, const host_address& b) {
     return a.priority.value_or(0) > b.priority.value_or(0);
@@ -157,8 +167,12 @@ void connection::set_server_message_limit(std::optional<std::uint64_t> n) {
 
 error connection::broken(error e) {
   e.fatal = true;
-  if (!m_failed && e.code == client_errc::lost_connection &&
-      m_last_flight > always_accepted_message_size)
+  const pr::warning* said = disconnect_notice(m_pipe.global_notices());
+  if (!m_failed && e.code == client_errc::lost_connection && said)
+    e.message += ": the server closed it after notice " + std::to_string(said->code) + " '" +
+                 said->message + "'";
+  else if (!m_failed && e.code == client_errc::lost_connection &&
+           m_last_flight > always_accepted_message_size)
     e.message += " after a request of " + std::to_string(m_last_flight) +
                  " bytes (a server closes the connection without an error on a message above its "
                  "mysqlx_max_allowed_packet)";

@@ -2,9 +2,10 @@
 // several Inserts, pipelined in one transaction; ids and counts are merged in
 // document order, and a failure in any part leaves nothing inserted.
 // The server (fixture xserver_dvsmall) accepts messages of at most 1 MiB
-// (--max-message-size), and the session is told so with
-// max-message-size=1048576: 12 MiB of documents need 12+ parts, and an
-// unsplit Insert would be refused by the server (1153).
+// (--max-message-size, its mysqlx_max_allowed_packet), and the session is
+// told so with max-message-size=1048576: 12 MiB of documents need 12+
+// parts, and an unsplit Insert would make the server close the connection.
+#include "devapi/test_hooks.h"
 #include "it_common.h"
 
 #include <algorithm>
@@ -128,12 +129,27 @@ TEST_P(SplitTest, ManySmallDocumentsNeverStallTheConnection) {
 const config small_configs[] = {devapi_it::configs[0], devapi_it::configs[2]};
 
 TEST(SplitServer, AnUnsplitInsertAboveTheServersLimitIsRefused) {
-  // Proves the fixture: without splitting (the session believes the server
-  // takes 64 MiB), the same add fails.
-  Session s(devapi_it::env_uri("MYSQLX_TEST_URI_SMALL"));
+  // Proves the fixture: without splitting (the session is told the server
+  // takes 64 MiB, which wins over what it would learn), the same add fails.
+  Session s(devapi_it::env_uri("MYSQLX_TEST_URI_SMALL") + "?max-message-size=67108864");
   Collection c = s.createSchema("dv_split_unsplit", true).createCollection("c", true);
   std::vector<std::string> big(400, "{\"pad\": \"" + std::string(4000, 'p') + "\"}");
   EXPECT_THROW(c.add(big).execute(), Error);
+}
+
+TEST(SplitServer, TheSessionLearnsTheServersLimitAndSplitsAtIt) {
+  // No max-message-size: the connector asks @@mysqlx_max_allowed_packet.
+  Session s(devapi_it::env_uri("MYSQLX_TEST_URI_SMALL"));
+  Collection c =
+      s.createSchema(devapi_it::test_schema("dv_learn"), true).createCollection("c", true);
+  c.remove("true").execute();
+  std::vector<std::string> big(400, "{\"pad\": \"" + std::string(4000, 'p') + "\"}");
+  EXPECT_EQ(c.add(big).execute().getAffectedItemsCount(), 400u);
+  EXPECT_EQ(detail::message_limit_of(s), 1048576u);
+  // One document above it can go in no part: refused before anything is sent
+  // (CR_NET_PACKET_TOO_LARGE), and the session goes on.
+  EXPECT_THROW(c.add("{\"pad\": \"" + std::string(1100000, 'p') + "\"}").execute(), Error);
+  EXPECT_EQ(c.count(), 400u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, SplitTest, ::testing::ValuesIn(small_configs),

@@ -1,6 +1,9 @@
 // Session::sql(), result types, schema calls and transactions (8.0 mode).
 #include "it_common.h"
 
+#include <chrono>
+#include <thread>
+
 using namespace mysqlx;
 
 namespace {
@@ -124,6 +127,22 @@ TEST(SessionTest, CloseMakesLaterCallsFailCleanly) {
   s.close();
   EXPECT_THROW(c.add(R"({"n": 1})").execute(), Error);
   EXPECT_THROW(s.sql("SELECT 1").execute(), Error);
+}
+
+TEST(SessionTest, AnIdleSessionTheServerClosedIsAnErrorThatSaysWhy) {
+  Session s = open80();
+  s.sql("SET SESSION mysqlx_wait_timeout = 1").execute();
+  // Idle past it: the server sends its notice and closes (as MySQL 8.0).
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  try {
+    s.sql("SELECT 1").execute();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("read_timeout exceeded"), std::string::npos) << what;
+    EXPECT_NE(what.find("1810"), std::string::npos) << what;
+  }
+  EXPECT_THROW(s.sql("SELECT 1").execute(), Error); // and stays closed
 }
 
 TEST(SqlTest, WarningLevelsAreTheServers) {

@@ -179,6 +179,25 @@ TEST(connection, a_close_after_a_small_request_says_nothing_of_sizes) {
       << r.err().message;
 }
 
+// MySQL says why before it closes an idle session (wait_timeout): the
+// lost-connection error carries it.
+TEST(connection, a_close_after_a_disconnection_notice_names_the_servers_reason) {
+  auto server = std::make_unique<fake_server>();
+  fake_server* fake = server.get();
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok());
+  fake->closing_notice = test::disconnect_notice(1810, "IO Read error: read_timeout exceeded");
+  connection& conn = *c.value();
+  protocol::append_frame(conn.pipeline().output(), 12, "");
+  conn.pipeline().expect(protocol::replies::statement);
+  auto r = conn.read_reply();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::lost_connection);
+  EXPECT_NE(r.err().message.find("1810 'IO Read error: read_timeout exceeded'"), std::string::npos)
+      << r.err().message;
+  EXPECT_FALSE(conn.is_open());
+}
+
 TEST(connection, non_fatal_errors_are_replies) {
   auto c = open_with(std::make_unique<fake_server>(), options());
   ASSERT_TRUE(c.ok());

@@ -10,6 +10,7 @@
 #include "script.h"
 
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ public:
   std::size_t compressed_writes = 0;
   // As MySQL: a message longer than this closes the connection, no reply.
   std::size_t max_message = SIZE_MAX;
+  // Set after the handshake: the next message gets no reply, only this
+  // disconnection notice, and the connection closes (an idle timeout).
+  std::optional<frame> closing_notice;
 
   status write(std::string_view bytes) override {
     if (m_closed) return error::connection(client_errc::lost_connection, "closed");
@@ -59,6 +63,11 @@ public:
   void close() noexcept override { m_closed = true; }
 
 private:
+  static std::string protocol_frame_bytes(const frame& f) {
+    std::string out;
+    protocol::append_frame(out, f.type, f.payload);
+    return out;
+  }
   void send(const frame& f) { protocol::append_frame(m_pending, f.type, f.payload); }
 
   void flush() {
@@ -71,6 +80,11 @@ private:
     if (m_closed) return;
     received.push_back(f.type);
     if (f.payload.size() + 1 > max_message) {
+      m_closed = true;
+      return;
+    }
+    if (closing_notice) {
+      m_out += protocol_frame_bytes(*closing_notice);
       m_closed = true;
       return;
     }

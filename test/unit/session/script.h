@@ -118,6 +118,19 @@ inline frame client_id_notice(std::uint64_t id) {
   return server(protocol::server_msg::notice, f);
 }
 
+// The GLOBAL notice MySQL sends before it closes a connection
+// (ngs::Client::queue_up_disconnection_notice): a Warning of level ERROR.
+inline frame disconnect_notice(std::uint32_t code, const std::string& msg) {
+  Mysqlx::Notice::Warning w;
+  w.set_level(Mysqlx::Notice::Warning::ERROR);
+  w.set_code(code);
+  w.set_msg(msg);
+  Mysqlx::Notice::Frame f;
+  f.set_type(Mysqlx::Notice::Frame::WARNING);
+  f.set_payload(w.SerializeAsString());
+  return server(protocol::server_msg::notice, f);
+}
+
 inline frame server_hello() {
   return frame{11, std::string("\x08\x05", 2)};
 }
