@@ -143,6 +143,13 @@ TEST(connection, a_fatal_server_error_closes_the_session) {
   EXPECT_EQ(again.err().code, 5000u); // the same error, not a new attempt
 }
 
+// One Sql.StmtExecute-typed frame with this payload, and its reply.
+result<protocol::reply> statement(connection& conn, const std::string& payload) {
+  protocol::append_frame(conn.pipeline().output(), 12, payload);
+  conn.pipeline().expect(protocol::replies::statement);
+  return conn.read_reply();
+}
+
 // MySQL closes the connection without an error on a message above its
 // mysqlx_max_allowed_packet: the error says what may have happened.
 TEST(connection, a_close_after_a_large_request_names_its_size) {
@@ -151,9 +158,7 @@ TEST(connection, a_close_after_a_large_request_names_its_size) {
   auto c = open_with(std::move(server), options());
   ASSERT_TRUE(c.ok());
   connection& conn = *c.value();
-  protocol::append_frame(conn.pipeline().output(), 12, std::string(2000, 'x'));
-  conn.pipeline().expect(protocol::replies::statement);
-  auto r = conn.read_reply();
+  auto r = statement(conn, std::string(2000, 'x'));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.err().code, client_errc::lost_connection);
   // 2005: the frame; 5 more: the docid probe's Expect.Close rides with it.
@@ -169,10 +174,7 @@ TEST(connection, a_close_after_a_small_request_says_nothing_of_sizes) {
   auto c = open_with(std::move(server), options());
   ASSERT_TRUE(c.ok());
   fake->max_message = 10; // after the handshake
-  connection& conn = *c.value();
-  protocol::append_frame(conn.pipeline().output(), 12, std::string(100, 'x'));
-  conn.pipeline().expect(protocol::replies::statement);
-  auto r = conn.read_reply();
+  auto r = statement(*c.value(), std::string(100, 'x'));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.err().code, client_errc::lost_connection);
   EXPECT_EQ(r.err().message.find("mysqlx_max_allowed_packet"), std::string::npos)
@@ -187,15 +189,12 @@ TEST(connection, a_close_after_a_disconnection_notice_names_the_servers_reason) 
   auto c = open_with(std::move(server), options());
   ASSERT_TRUE(c.ok());
   fake->closing_notice = test::disconnect_notice(1810, "IO Read error: read_timeout exceeded");
-  connection& conn = *c.value();
-  protocol::append_frame(conn.pipeline().output(), 12, "");
-  conn.pipeline().expect(protocol::replies::statement);
-  auto r = conn.read_reply();
+  auto r = statement(*c.value(), "");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.err().code, client_errc::lost_connection);
   EXPECT_NE(r.err().message.find("1810 'IO Read error: read_timeout exceeded'"), std::string::npos)
       << r.err().message;
-  EXPECT_FALSE(conn.is_open());
+  EXPECT_FALSE(c.value()->is_open());
 }
 
 TEST(connection, non_fatal_errors_are_replies) {

@@ -30,14 +30,6 @@ std::vector<std::string> mechanisms(const Mysqlx::Connection::Capabilities& caps
   return out;
 }
 
-Any bool_any(bool v) {
-  Any a;
-  a.set_type(Any::SCALAR);
-  a.mutable_scalar()->set_type(Scalar::V_BOOL);
-  a.mutable_scalar()->set_v_bool(v);
-  return a;
-}
-
 TEST(Xserverd80, SendsServerHelloFirstAsAGlobalNotice) {
   xclient c(port80(), /*hello=*/false);
   auto f = c.read();
@@ -64,15 +56,15 @@ TEST(Xserverd80, CapabilitiesOf80OverPlainTcp) {
 
 TEST(Xserverd80, CapabilityErrorsUseMySqlWording) {
   xclient c(port80());
-  auto r = cap_set(c, {{"no.such.capability", bool_any(true)}});
+  auto r = cap_set(c, {{"no.such.capability", any_bool(true)}});
   EXPECT_EQ(error_of(r.back()).code(), 5002u);
   EXPECT_EQ(error_of(r.back()).msg(), "Capability 'no.such.capability' doesn't exist");
-  r = cap_set(c, {{"node_type", bool_any(true)}});
+  r = cap_set(c, {{"node_type", any_bool(true)}});
   EXPECT_EQ(error_of(r.back()).code(), 5001u);
   EXPECT_EQ(error_of(r.back()).msg(), "Capability prepare failed for 'node_type'");
-  r = cap_set(c, {{"tls", bool_any(false)}});
+  r = cap_set(c, {{"tls", any_bool(false)}});
   EXPECT_EQ(error_of(r.back()).msg(), "Capability prepare failed for 'tls'");
-  r = cap_set(c, {{"client.interactive", bool_any(true)}, {"client.interactive", bool_any(true)}});
+  r = cap_set(c, {{"client.interactive", any_bool(true)}, {"client.interactive", any_bool(true)}});
   EXPECT_EQ(error_of(r.back()).code(), 5019u);
   r = cap_set(c, {}); // an empty set is fine (Connector/Node.js sends one)
   EXPECT_TRUE(is(r.back(), server_msg::ok)) << describe(r);
