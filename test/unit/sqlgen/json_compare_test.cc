@@ -98,8 +98,6 @@ TEST(SqlgenJsonCompare, PlainSqlWhereItAgrees) {
   const std::vector<c> cases{
       {"NULL literal", op("==", {field("age"), lit(s_null())}),
        "(JSON_EXTRACT(doc,'$.age') = NULL)"},
-      {"JSON literal, <", op("<", {field("age"), lit(s_octets("[1]", 2))}),
-       "(JSON_EXTRACT(doc,'$.age') < JSON_COMPACT('[1]'))"},
       {"array, not a path", op("==", {array({num(1)}), array({num(1)})}),
        "(JSON_ARRAY(1) = JSON_ARRAY(1))"},
       {"function", op(">", {field("age"), fn("abs", {num(-1)})}),
@@ -114,6 +112,13 @@ TEST(SqlgenJsonCompare, PlainSqlWhereItAgrees) {
     SCOPED_TRACE(k.name);
     check(render(k.expr, k.en), sql(k.want));
   }
+  // Ordered against a JSON value, MariaDB would compare texts: the sort
+  // keys of both instead, as for two paths.
+  const std::string keys = "CASE JSON_TYPE(JSON_COMPACT('[1]')) WHEN 'NULL' THEN 1";
+  auto json_less = render(op("<", {field("age"), lit(s_octets("[1]", 2))}));
+  ASSERT_TRUE(json_less.ok());
+  EXPECT_EQ(json_less.value().rfind("((CASE JSON_TYPE(JSON_EXTRACT(doc,'$.age'))", 0), 0u);
+  EXPECT_NE(json_less.value().find(") < (" + keys), std::string::npos) << json_less.value();
   env no_key;
   no_key.opts.id_column = false;
   check(render(op("==", {field("_id"), str("abc")}), no_key),

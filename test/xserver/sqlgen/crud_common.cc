@@ -34,23 +34,29 @@ void write_order(expr_writer& w, const google::protobuf::RepeatedPtrField<Mysqlx
   }
 }
 
+void check_limit_value(const Scalar& s) {
+  if (s.type() == Scalar::V_SINT) {
+    if (s.v_signed_int() < 0)
+      fail(xerr::invalid_argument, "Invalid value, limit fields doesn't allow negative values.");
+  } else if (s.type() != Scalar::V_UINT) {
+    fail(xerr::invalid_argument, "Invalid scalar type used in limit field: " +
+                                     std::to_string(s.type()) + ", expected types UINT, SINT");
+  }
+}
+
 namespace {
 
-// A limit_expr value: an unsigned literal, or a placeholder bound to one.
+// A limit_expr value: an unsigned literal, or a placeholder bound to one (a
+// prepared statement's `?` is checked at Execute).
 void write_limit_value(expr_writer& w, const Expr& e) {
   if (e.type() != Expr::LITERAL && e.type() != Expr::PLACEHOLDER)
     fail(xerr::invalid_argument,
          "Invalid expression type used in limit field: " + std::to_string(e.type()) +
              ", expected types PLACEHOLDER or LITERAL");
+  if (w.is_param(e)) return w.put_param(param_kind::limit, e);
   const Scalar* s = w.literal_of(e);
   if (!s) fail(xerr::expr_bad_value, "Invalid value of placeholder");
-  if (s->type() == Scalar::V_SINT) {
-    if (s->v_signed_int() < 0)
-      fail(xerr::invalid_argument, "Invalid value, limit fields doesn't allow negative values.");
-  } else if (s->type() != Scalar::V_UINT) {
-    fail(xerr::invalid_argument, "Invalid scalar type used in limit field: " +
-                                     std::to_string(s->type()) + ", expected types UINT, SINT");
-  }
+  check_limit_value(*s);
   w.scalar(*s);
 }
 

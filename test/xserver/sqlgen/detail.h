@@ -32,6 +32,8 @@ inline constexpr std::uint32_t expr_missing_arg = 5152;
 inline constexpr std::uint32_t expr_bad_type_value = 5153;
 inline constexpr std::uint32_t expr_bad_value = 5154;
 inline constexpr std::uint32_t bad_locking = 5169;
+// Prepared statements (xpl_error.h; prepare_param_handler.cc).
+inline constexpr std::uint32_t prepared_execute_argument_consistency = 5134;
 // MySQL's ER_INVALID_JSON_TEXT_IN_PARAM: CAST(.. AS JSON) of invalid text.
 inline constexpr std::uint32_t invalid_json_text_in_param = 3141;
 } // namespace xerr
@@ -56,6 +58,19 @@ template <typename Fn> cdk::result<std::string> guarded(Fn&& fn) {
   return sql;
 }
 
+// The same for a prepared statement: fn(sql, params) renders in placeholder
+// mode.
+template <typename Fn>
+cdk::result<prepared_sql> guarded_prepared(int own_args, bool document_update, Fn&& fn) {
+  prepared_sql out;
+  out.args_offset = static_cast<std::uint32_t>(own_args);
+  out.document_update = document_update;
+  auto sql = guarded([&](std::string& s) { fn(s, &out.params); });
+  if (!sql.ok()) return std::move(sql).err();
+  out.sql = std::move(sql.value());
+  return out;
+}
+
 // ---- text helpers (quote.cc)
 void append_string(std::string& out, std::string_view text);     // 'text'
 void append_identifier(std::string& out, std::string_view name); // `name`
@@ -64,6 +79,8 @@ bool is_utf8(std::string_view s);
 // Fails with MySQL's 3141 if text is not JSON: MariaDB would only warn and
 // yield NULL, which an UPDATE would store as the document.
 void check_json(std::string_view text);
+// The same for the text CAST(<s> AS JSON) parses (operators.cc).
+void check_cast_to_json(const Mysqlx::Datatypes::Scalar& s);
 void append_identifier_if_needed(std::string& out, std::string_view name);
 std::string json_member(std::string_view name); // a, or "a b" (JSON-quoted)
 std::string number_text(double v);
@@ -100,8 +117,15 @@ public:
   void op(const Operator& o); // operators.cc
 
   // The scalar a literal or a bound placeholder stands for, or nullptr.
+  // (nullptr for a prepared statement's `?`: its value comes at Execute.)
   const Scalar* literal_of(const Expr& e) const;
-  // e rendered on its own (for SQL that repeats an operand).
+  // A placeholder that placeholder mode renders as `?`.
+  bool is_param(const Expr& e) const;
+  // `?` for such a placeholder, filled at Execute as k says.
+  void put_param(param_kind k, const Expr& e);
+  // e rendered on its own (for SQL that repeats an operand). In placeholder
+  // mode its `?`s are listed when rendered, so the text must be used once,
+  // where it was rendered.
   std::string text(const Expr& e) const;
   std::string unquoted_text(const Expr& e) const;
 
@@ -123,6 +147,10 @@ bool is_doc_path(const Expr& e); // an identifier with a document path
 bool is_id_path(const Expr& e);  // exactly `$._id`
 
 // ---- MariaDB JSON comparison and sorting (json_compare.cc)
+// Sort keys of the JSON value p (SQL): type rank, number, string.
+std::string rank_key(const std::string& p);
+std::string number_key(const std::string& p);
+std::string string_key(const std::string& p);
 // Writes `a <op> b` with MySQL's JSON comparison rules when an operand is a
 // document path; returns false (writing nothing) when plain SQL already agrees.
 bool write_json_compare(expr_writer& w, const Operator& o, std::string_view sql_op);
@@ -130,11 +158,22 @@ bool write_json_compare(expr_writer& w, const Operator& o, std::string_view sql_
 void write_order_key(expr_writer& w, const Expr& e, bool desc);
 
 // ---- clauses shared by the statements (crud_common.cc)
+// What a Crud message's expressions are evaluated against.
+template <typename M>
+expr_context context_of(const M& msg, const options& opts, std::vector<param>* params) {
+  return expr_context{msg.data_model() == Mysqlx::Crud::TABLE, &msg.args(),
+                      msg.collection().schema(), opts, params};
+}
 void write_collection(std::string& out, const Mysqlx::Crud::Collection& c);
 void write_filter(expr_writer& w, const Expr& criteria);
 void write_order(expr_writer& w, const google::protobuf::RepeatedPtrField<Mysqlx::Crud::Order>& o);
 [[noreturn]] void missing_field(std::string_view field);
 
+// As the X Plugin remaps MySQL's 3141 for a document-model update: 5050.
+cdk::error update_error(cdk::error e, bool document);
+
+// 5012 unless s is a limit value (an unsigned integer).
+void check_limit_value(const Scalar& s);
 void write_limit_impl(expr_writer& w, const Mysqlx::Crud::Limit* limit,
                       const Mysqlx::Crud::LimitExpr* limit_expr, bool no_offset);
 template <typename Msg> void write_limit(expr_writer& w, const Msg& msg, bool no_offset) {

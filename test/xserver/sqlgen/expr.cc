@@ -35,7 +35,10 @@ void expr_writer::expr(const Expr& e) {
     op(e.operator_());
     break;
   case Expr::PLACEHOLDER:
-    placeholder(e.position());
+    if (is_param(e))
+      put_param(param_kind::value, e);
+    else
+      placeholder(e.position());
     break;
   case Expr::OBJECT:
     object(e.object());
@@ -84,6 +87,23 @@ const Scalar* expr_writer::literal_of(const Expr& e) const {
   if (e.type() == Expr::PLACEHOLDER && m_ctx.args && e.position() < unsigned(m_ctx.args->size()))
     return &m_ctx.args->Get(static_cast<int>(e.position()));
   return nullptr;
+}
+
+namespace {
+std::uint32_t own_args(const expr_context& ctx) {
+  return ctx.args ? static_cast<std::uint32_t>(ctx.args->size()) : 0;
+}
+} // namespace
+
+// As the X Plugin's Expression_generator in prepare mode: placeholders within
+// the message's own args are inlined, later ones take Execute's arguments.
+bool expr_writer::is_param(const Expr& e) const {
+  return m_ctx.params && e.type() == Expr::PLACEHOLDER && e.position() >= own_args(m_ctx);
+}
+
+void expr_writer::put_param(param_kind k, const Expr& e) {
+  m_ctx.params->push_back(param{k, e.position() - own_args(m_ctx)});
+  put("?");
 }
 
 void expr_writer::placeholder(std::uint32_t pos) {
@@ -294,7 +314,37 @@ void expr_writer::object(const Mysqlx::Expr::Object& o) {
   put(")");
 }
 
+namespace {
+void collect_placeholders(const Expr& e, std::vector<std::uint32_t>& out) {
+  switch (e.type()) {
+  case Expr::PLACEHOLDER:
+    out.push_back(e.position());
+    break;
+  case Expr::FUNC_CALL:
+    for (const auto& p : e.function_call().param()) collect_placeholders(p, out);
+    break;
+  case Expr::OPERATOR:
+    for (const auto& p : e.operator_().param()) collect_placeholders(p, out);
+    break;
+  case Expr::OBJECT:
+    for (const auto& f : e.object().fld()) collect_placeholders(f.value(), out);
+    break;
+  case Expr::ARRAY:
+    for (const auto& v : e.array().value()) collect_placeholders(v, out);
+    break;
+  default:
+    break;
+  }
+}
+} // namespace
+
 } // namespace detail
+
+std::vector<std::uint32_t> placeholder_positions(const Mysqlx::Expr::Expr& e) {
+  std::vector<std::uint32_t> out;
+  detail::collect_placeholders(e, out);
+  return out;
+}
 
 cdk::result<std::string> render_expr(const Mysqlx::Expr::Expr& expr, const expr_context& ctx) {
   return detail::guarded([&](std::string& sql) { detail::expr_writer(ctx, sql).expr(expr); });

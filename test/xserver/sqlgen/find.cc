@@ -96,36 +96,44 @@ void write_locking(expr_writer& w, const Find& msg) {
   w.put(msg.locking_options() == Find::NOWAIT ? " NOWAIT" : " SKIP LOCKED");
 }
 
+void write_find(std::string& sql, const Find& msg, const options& opts,
+                std::vector<param>* params) {
+  if (!msg.has_collection()) missing_field("Mysqlx.Crud.Find.collection");
+  const expr_context ctx = context_of(msg, opts, params);
+  const bool relational = ctx.relational;
+  expr_writer w(ctx, sql);
+  w.put("SELECT ");
+  if (!relational && msg.grouping_size() > 0) {
+    // Aggregates can't go inside JSON_OBJECT over the grouped rows
+    // directly, so the groups are a derived table with one column per alias.
+    if (msg.projection_size() == 0)
+      fail(xerr::bad_projection, "Invalid empty projection list for grouping");
+    write_document_object(w, msg.projection(), true);
+    w.put(" FROM (SELECT ");
+    write_table_projection(w, msg.projection());
+    write_body(w, msg);
+    w.put(") AS ");
+    w.put(k_derived);
+  } else {
+    if (relational)
+      write_table_projection(w, msg.projection());
+    else
+      write_document_projection(w, msg.projection());
+    write_body(w, msg);
+  }
+  write_locking(w, msg);
+}
+
 } // namespace
 } // namespace detail
 
 cdk::result<std::string> render_find(const Mysqlx::Crud::Find& msg, const options& opts) {
-  using namespace detail;
-  return guarded([&](std::string& sql) {
-    if (!msg.has_collection()) missing_field("Mysqlx.Crud.Find.collection");
-    const bool relational = msg.data_model() == Mysqlx::Crud::TABLE;
-    const expr_context ctx{relational, &msg.args(), msg.collection().schema(), opts};
-    expr_writer w(ctx, sql);
-    w.put("SELECT ");
-    if (!relational && msg.grouping_size() > 0) {
-      // Aggregates can't go inside JSON_OBJECT over the grouped rows
-      // directly, so the groups are a derived table with one column per alias.
-      if (msg.projection_size() == 0)
-        fail(xerr::bad_projection, "Invalid empty projection list for grouping");
-      write_document_object(w, msg.projection(), true);
-      w.put(" FROM (SELECT ");
-      write_table_projection(w, msg.projection());
-      write_body(w, msg);
-      w.put(") AS ");
-      w.put(k_derived);
-    } else {
-      if (relational)
-        write_table_projection(w, msg.projection());
-      else
-        write_document_projection(w, msg.projection());
-      write_body(w, msg);
-    }
-    write_locking(w, msg);
+  return detail::guarded([&](std::string& sql) { detail::write_find(sql, msg, opts, nullptr); });
+}
+
+cdk::result<prepared_sql> prepare_find(const Mysqlx::Crud::Find& msg, const options& opts) {
+  return detail::guarded_prepared(msg.args_size(), false, [&](std::string& sql, auto* params) {
+    detail::write_find(sql, msg, opts, params);
   });
 }
 

@@ -20,8 +20,16 @@
 // - path <op> path: row comparison of sort keys (rank, number, string).
 // - ORDER BY path: the same three keys, so numbers sort numerically, then
 //   strings, etc.; a missing path (SQL NULL) sorts first, as in MySQL.
-// - Anything else (NULL literals, JSON literals, arbitrary expressions) keeps
-//   the X Plugin's plain SQL.
+// - path <, <=, >, >= JSON literal (octets of content type JSON): the sort
+//   keys of both, as for two paths.
+// - Anything else (NULL literals, arbitrary expressions) keeps the X
+//   Plugin's plain SQL.
+// - path <op> `?` of a prepared statement: the SQL can't depend on the type
+//   of a value that comes at Execute, so == and != are JSON_EQUALS with the
+//   value's JSON text (the same results as the typed IF for numbers,
+//   strings and booleans: utf8mb4_bin strings, 1 = 1.0), and <, <=, >, >=
+//   compare the sort keys, the value's computed at Execute. A NULL value
+//   gives NULL, as `path <op> NULL` does.
 // Numbers in sort keys are DOUBLE: integers beyond 2^53 may tie.
 #include "test/xserver/sqlgen/detail.h"
 
@@ -53,6 +61,8 @@ std::string json_type(const std::string& p) {
   return "JSON_TYPE(" + p + ")";
 }
 
+} // namespace
+
 std::string rank_key(const std::string& p) {
   return "CASE " + json_type(p) +
          " WHEN 'NULL' THEN 1 WHEN 'INTEGER' THEN 2 WHEN 'DOUBLE' THEN 2 WHEN 'STRING' THEN 3"
@@ -68,6 +78,8 @@ std::string number_key(const std::string& p) {
 std::string string_key(const std::string& p) {
   return "IF(" + json_type(p) + " IN ('STRING','OBJECT','ARRAY'),JSON_UNQUOTE(" + p + "),'')";
 }
+
+namespace {
 
 // One side of a typed comparison.
 struct side {
@@ -92,6 +104,41 @@ side literal_side(const std::string& text, json_kind k) {
   return {"", text, rank};
 }
 
+bool is_json_octets(const Scalar& s) {
+  return s.type() == Scalar::V_OCTETS && s.v_octets().content_type() == 2;
+}
+
+// One operand of a comparison of a document path with a prepared `?` or a
+// JSON value.
+void write_keyed_operand(expr_writer& w, const Expr& e, bool equality) {
+  if (equality) {
+    if (w.is_param(e))
+      w.put_param(param_kind::json_compare, e);
+    else
+      w.expr(e);
+    return;
+  }
+  if (w.is_param(e)) {
+    w.put_param(param_kind::rank_key, e);
+    w.put(",");
+    w.put_param(param_kind::number_key, e);
+    w.put(",");
+    w.put_param(param_kind::string_key, e);
+    return;
+  }
+  const std::string p = w.text(e);
+  w.put(rank_key(p) + "," + number_key(p) + "," + string_key(p));
+}
+
+void write_keyed_compare(expr_writer& w, const Operator& o, std::string_view sql_op) {
+  const bool equality = sql_op == " = " || sql_op == " != ";
+  w.put(equality ? "(JSON_EQUALS(" : "((");
+  write_keyed_operand(w, o.param(0), equality);
+  w.put(equality ? "," : ")" + std::string(sql_op) + "(");
+  write_keyed_operand(w, o.param(1), equality);
+  w.put(equality ? (sql_op == " = " ? ") = 1)" : ") = 0)") : "))");
+}
+
 } // namespace
 
 bool write_json_compare(expr_writer& w, const Operator& o, std::string_view sql_op) {
@@ -99,10 +146,14 @@ bool write_json_compare(expr_writer& w, const Operator& o, std::string_view sql_
   const Expr& b = o.param(1);
   const bool path_a = is_doc_path(a);
   const bool path_b = is_doc_path(b);
+  if ((path_a && w.is_param(b)) || (path_b && w.is_param(a))) {
+    write_keyed_compare(w, o, sql_op);
+    return true;
+  }
   auto json_valued = [&w](const Expr& e) {
     if (is_doc_path(e) || e.type() == Expr::OBJECT || e.type() == Expr::ARRAY) return true;
     const Scalar* s = w.literal_of(e);
-    return s && s->type() == Scalar::V_OCTETS && s->v_octets().content_type() == 2;
+    return s && is_json_octets(*s);
   };
   const bool equality = sql_op == " = " || sql_op == " != ";
   if (equality && (path_a || path_b) && json_valued(a) && json_valued(b)) {
@@ -126,6 +177,12 @@ bool write_json_compare(expr_writer& w, const Operator& o, std::string_view sql_
   if (path_a == path_b) return false;
   const Scalar* lit = w.literal_of(path_a ? b : a);
   const json_kind k = lit ? kind_of(*lit) : json_kind::other;
+  if (k == json_kind::other && !equality && lit && is_json_octets(*lit)) {
+    // A JSON value (an object, say): MySQL's JSON order, not MariaDB's text
+    // order. The same SQL as for a prepared `?` holding it.
+    write_keyed_compare(w, o, sql_op);
+    return true;
+  }
   if (k == json_kind::other) return false;
   const std::string p = w.text(path_a ? a : b);
   const std::string l = w.text(path_a ? b : a);

@@ -130,6 +130,8 @@ void write_in(expr_writer& w, const Operator& o, std::string_view negate) {
     w.put(",");
     if (const Scalar* s = w.literal_of(o.param(0)))
       w.json_literal(*s);
+    else if (w.is_param(o.param(0)))
+      w.put_param(param_kind::json, o.param(0));
     else
       w.expr(o.param(0));
     w.put(")");
@@ -147,17 +149,29 @@ void write_in(expr_writer& w, const Operator& o, std::string_view negate) {
   w.put("))");
 }
 
+} // namespace
+
+void check_cast_to_json(const Scalar& s) {
+  if (s.type() == Scalar::V_STRING) check_json(s.v_string().value());
+  if (s.type() == Scalar::V_OCTETS && s.v_octets().content_type() == 0)
+    check_json(s.v_octets().value());
+}
+
+namespace {
+
 void write_cast(expr_writer& w, const Operator& o) {
   need_args(o.param_size() == 2, "CAST expression requires exactly two parameters.");
   const std::string& type = keyword_arg(o.param(1), valid_cast_type, "CAST type invalid.");
   if (type == "JSON") {
     // MariaDB has no JSON type to cast to; JSON_COMPACT parses the text and
     // returns a value JSON functions embed as JSON.
-    const Scalar* s = w.literal_of(o.param(0));
-    if (s && s->type() == Scalar::V_STRING) check_json(s->v_string().value());
-    if (s && s->type() == Scalar::V_OCTETS && s->v_octets().content_type() == 0)
-      check_json(s->v_octets().value());
     w.put("JSON_COMPACT(");
+    if (w.is_param(o.param(0))) {
+      w.put_param(param_kind::json_cast, o.param(0)); // checked at Execute
+      w.put(")");
+      return;
+    }
+    if (const Scalar* s = w.literal_of(o.param(0))) check_cast_to_json(*s);
     w.unquoted(o.param(0));
     w.put(")");
     return;
@@ -186,6 +200,7 @@ void expr_writer::json_only(const Expr& e, std::string_view op_name) {
     return json_literal(e.literal());
   case Expr::PLACEHOLDER:
     if (const Scalar* s = literal_of(e)) return json_literal(*s);
+    if (is_param(e)) return put_param(param_kind::json, e);
     fail(xerr::expr_bad_value, "Invalid value of placeholder");
   case Expr::FUNC_CALL:
     if (!is_json_result_function(e.function_call().name().name()))

@@ -187,39 +187,54 @@ void write_table_operations(expr_writer& w, const Operations& ops) {
   }
 }
 
+void write_update(std::string& sql, const Mysqlx::Crud::Update& msg, const options& opts,
+                  std::vector<param>* params) {
+  if (!msg.has_collection()) missing_field("Mysqlx.Crud.Update.collection");
+  const expr_context ctx = context_of(msg, opts, params);
+  expr_writer w(ctx, sql);
+  w.put("UPDATE ");
+  write_collection(sql, msg.collection());
+  if (msg.operation_size() == 0) fail(xerr::bad_update_data, "Invalid update expression list");
+  for (const auto& item : msg.operation()) {
+    if (!item.has_source()) missing_field("Mysqlx.Crud.UpdateOperation.source");
+    if (!item.has_operation()) missing_field("Mysqlx.Crud.UpdateOperation.operation");
+  }
+  w.put(" SET ");
+  if (ctx.relational)
+    write_table_operations(w, msg.operation());
+  else
+    write_document_operations(w, msg.operation());
+  if (msg.has_criteria()) write_filter(w, msg.criteria());
+  write_order(w, msg.order());
+  write_limit(w, msg, true);
+}
+
 } // namespace
+
+cdk::error update_error(cdk::error e, bool document) {
+  if (e.code != xerr::invalid_json_text_in_param || !document) return e;
+  return cdk::error{xerr::bad_update_data, "HY000",
+                    "Invalid data for update operation on document collection table",
+                    cdk::error_origin::server, false};
+}
+
 } // namespace detail
 
 cdk::result<std::string> render_update(const Mysqlx::Crud::Update& msg, const options& opts) {
-  using namespace detail;
-  auto res = guarded([&](std::string& sql) {
-    if (!msg.has_collection()) missing_field("Mysqlx.Crud.Update.collection");
-    const bool relational = msg.data_model() == Mysqlx::Crud::TABLE;
-    const expr_context ctx{relational, &msg.args(), msg.collection().schema(), opts};
-    expr_writer w(ctx, sql);
-    w.put("UPDATE ");
-    write_collection(sql, msg.collection());
-    if (msg.operation_size() == 0) fail(xerr::bad_update_data, "Invalid update expression list");
-    for (const auto& item : msg.operation()) {
-      if (!item.has_source()) missing_field("Mysqlx.Crud.UpdateOperation.source");
-      if (!item.has_operation()) missing_field("Mysqlx.Crud.UpdateOperation.operation");
-    }
-    w.put(" SET ");
-    if (relational)
-      write_table_operations(w, msg.operation());
-    else
-      write_document_operations(w, msg.operation());
-    if (msg.has_criteria()) write_filter(w, msg.criteria());
-    write_order(w, msg.order());
-    write_limit(w, msg, true);
-  });
-  // As the X Plugin remaps MySQL's error for a document-model update.
-  if (!res.ok() && res.err().code == xerr::invalid_json_text_in_param &&
-      msg.data_model() != Mysqlx::Crud::TABLE)
-    return cdk::error{xerr::bad_update_data, "HY000",
-                      "Invalid data for update operation on document collection table",
-                      cdk::error_origin::server, false};
-  return res;
+  auto res =
+      detail::guarded([&](std::string& sql) { detail::write_update(sql, msg, opts, nullptr); });
+  if (res.ok()) return res;
+  return detail::update_error(std::move(res).err(), msg.data_model() != Mysqlx::Crud::TABLE);
+}
+
+cdk::result<prepared_sql> prepare_update(const Mysqlx::Crud::Update& msg, const options& opts) {
+  const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
+  auto res =
+      detail::guarded_prepared(msg.args_size(), document, [&](std::string& sql, auto* params) {
+        detail::write_update(sql, msg, opts, params);
+      });
+  if (res.ok()) return res;
+  return detail::update_error(std::move(res).err(), document);
 }
 
 } // namespace xserver::sqlgen
