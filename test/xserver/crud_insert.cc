@@ -17,16 +17,28 @@ namespace xserver {
 stmt_result session::on_crud_insert(const std::string& payload) {
   Mysqlx::Crud::Insert msg;
   if (!msg.ParseFromString(payload)) return make_error(errc::x_bad_message, "Invalid message");
-  const sqlgen::options opts = sqlgen_options();
-  const bool upsert = msg.upsert() && !emulate_57(); // 5.7 had no field 6: ignored
   if (msg.data_model() == Mysqlx::Crud::TABLE) {
-    if (upsert)
-      return make_error(errc::x_bad_insert_data,
-                        "Unable update on duplicate key for TABLE data model");
-    auto sql = sqlgen::render_insert_table(msg, opts);
+    if (auto e = check_table_insert(msg)) return e;
+    auto sql = sqlgen::render_insert_table(msg, sqlgen_options());
     if (!sql.ok()) return from_cdk(sql.err());
     return run_insert(sql.value(), nullptr, {});
   }
+  if (auto e = check_document_insert(msg)) return e;
+  document_rows rows;
+  if (auto e = render_document_rows(msg, msg.args(), rows)) return e;
+  std::string values;
+  for (const auto& d : rows.docs) values += (values.empty() ? "(" : ",(") + d + ')';
+  return finish_document_insert(document_insert_sql(msg, values), msg, rows);
+}
+
+std::optional<x_error> session::check_table_insert(const Mysqlx::Crud::Insert& msg) const {
+  if (msg.upsert() && !emulate_57()) // 5.7 had no field 6: ignored
+    return make_error(errc::x_bad_insert_data,
+                      "Unable update on duplicate key for TABLE data model");
+  return std::nullopt;
+}
+
+std::optional<x_error> session::check_document_insert(const Mysqlx::Crud::Insert& msg) const {
   if (msg.projection_size() > 0)
     return make_error(errc::x_bad_projection, "Invalid projection for document operation");
   if (msg.row_size() == 0)
@@ -34,9 +46,27 @@ stmt_result session::on_crud_insert(const std::string& payload) {
   for (const auto& row : msg.row())
     if (row.field_size() != 1)
       return make_error(errc::x_bad_insert_data, "Wrong number of fields in row being inserted");
-  const std::string& name = msg.collection().name();
-  if (name.empty()) return make_error(errc::x_bad_table, "Invalid name of table/collection");
+  if (msg.collection().name().empty())
+    return make_error(errc::x_bad_table, "Invalid name of table/collection");
+  return std::nullopt;
+}
 
+std::string session::document_insert_sql(const Mysqlx::Crud::Insert& msg,
+                                         const std::string& values) const {
+  std::string table;
+  if (!msg.collection().schema().empty()) table = quote_identifier(msg.collection().schema()) + ".";
+  table += quote_identifier(msg.collection().name());
+  std::string sql = "INSERT INTO " + table + " (doc) VALUES " + values;
+  // The primary key is the only unique key of a collection here, so a
+  // duplicate can only be on `_id`: replace that document. (5.7 had no
+  // upsert field: ignored.)
+  if (msg.upsert() && !emulate_57()) sql += " ON DUPLICATE KEY UPDATE doc = VALUES(doc)";
+  return sql;
+}
+
+std::optional<x_error> session::render_document_rows(const Mysqlx::Crud::Insert& msg,
+                                                     const sqlgen::arg_list& args,
+                                                     document_rows& out) {
   // As the X Plugin: the session's auto_increment pair gives offset and
   // stride of the serial, read for every insert.
   std::uint64_t offset = 1, increment = 1;
@@ -48,33 +78,27 @@ stmt_result session::on_crud_insert(const std::string& payload) {
     increment = std::stoull((*vars)[0][1].value_or("1"));
   }
   const std::uint16_t prefix = m_state.unique_prefix();
-  std::vector<std::string> ids;
   std::function<std::string()> make_id = [&] {
-    ids.push_back(m_state.generator().generate(prefix, offset, increment));
-    return ids.back();
+    out.ids.push_back(m_state.generator().generate(prefix, offset, increment));
+    return out.ids.back();
   };
   auto quote = [this](std::string_view text) { return m_db->quote(text); };
-
-  std::string table;
-  if (!msg.collection().schema().empty()) table = quote_identifier(msg.collection().schema()) + ".";
-  table += quote_identifier(name);
-  std::string sql = "INSERT INTO " + table + " (doc) VALUES ";
-  std::vector<std::string> docs;
   for (const auto& row : msg.row()) {
-    auto doc = render_document(row.field(0), msg.args(), quote, emulate_57() ? nullptr : &make_id);
+    auto doc = render_document(row.field(0), args, quote, emulate_57() ? nullptr : &make_id);
     if (!doc.ok()) return from_cdk(doc.err());
-    sql += docs.empty() ? "(" : ",(";
-    sql += doc.value().sql;
-    sql += ')';
-    docs.push_back(std::move(doc.value().sql));
+    out.docs.push_back(std::move(doc.value().sql));
   }
+  return std::nullopt;
+}
+
+stmt_result session::finish_document_insert(const std::string& sql, const Mysqlx::Crud::Insert& msg,
+                                            const document_rows& rows) {
   // MySQL 8.0's CHECK constraint refuses the whole statement.
   if (!emulate_57())
-    if (auto e = validate_new_documents(msg.collection().schema(), name, docs)) return e;
-  // The primary key is the only unique key of a collection here, so a
-  // duplicate can only be on `_id`: replace that document.
-  if (upsert) sql += " ON DUPLICATE KEY UPDATE doc = VALUES(doc)";
-  return run_insert(sql, &ids, name);
+    if (auto e =
+            validate_new_documents(msg.collection().schema(), msg.collection().name(), rows.docs))
+      return e;
+  return run_insert(sql, &rows.ids, msg.collection().name());
 }
 
 std::optional<x_error> session::validate_new_documents(const std::string& schema,

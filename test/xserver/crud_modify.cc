@@ -24,15 +24,20 @@ sqlgen::options session::sqlgen_options() const {
   return opts;
 }
 
-stmt_result session::on_crud_find(const std::string& payload, bool compact_metadata) {
+stmt_result session::on_crud_find(const std::string& payload) {
   Mysqlx::Crud::Find msg;
   if (!parse(msg, payload)) return make_error(errc::x_bad_message, "Invalid message");
-  m_compact_metadata = compact_metadata;
   auto sql = sqlgen::render_find(msg, sqlgen_options());
   if (!sql.ok()) return from_cdk(sql.err());
-  const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
-  stmt_result r = execute_sql(sql.value(), /*rows_affected_notice=*/false);
-  if (r && document) return remap_document_error(*r, msg.collection().name());
+  return run_find(sql.value(), msg, false);
+}
+
+stmt_result session::run_find(const std::string& sql, const Mysqlx::Crud::Find& msg,
+                              bool compact_metadata) {
+  m_compact_metadata = compact_metadata;
+  stmt_result r = execute_sql(sql, /*rows_affected_notice=*/false);
+  if (r && msg.data_model() != Mysqlx::Crud::TABLE)
+    return remap_document_error(*r, msg.collection().name());
   return r;
 }
 
@@ -41,15 +46,19 @@ stmt_result session::on_crud_update(const std::string& payload) {
   if (!parse(msg, payload)) return make_error(errc::x_bad_message, "Invalid message");
   auto sql = sqlgen::render_update(msg, sqlgen_options());
   if (!sql.ok()) return from_cdk(sql.err());
+  return run_update(sql.value(), msg);
+}
+
+stmt_result session::run_update(const std::string& sql, const Mysqlx::Crud::Update& msg) {
   const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
   if (document && !emulate_57()) {
     const validation_options opts =
         stored_validation(*m_db, msg.collection().schema(), msg.collection().name());
     if (opts.strict)
-      return run_validated_update(sql.value(), msg.collection().schema(), msg.collection().name(),
+      return run_validated_update(sql, msg.collection().schema(), msg.collection().name(),
                                   opts.schema);
   }
-  return run_modification(sql.value(), document ? &msg.collection().name() : nullptr);
+  return run_modification(sql, document ? &msg.collection().name() : nullptr);
 }
 
 stmt_result session::run_validated_update(const std::string& sql, const std::string& schema,
@@ -100,8 +109,12 @@ stmt_result session::on_crud_delete(const std::string& payload) {
   if (!parse(msg, payload)) return make_error(errc::x_bad_message, "Invalid message");
   auto sql = sqlgen::render_delete(msg, sqlgen_options());
   if (!sql.ok()) return from_cdk(sql.err());
+  return run_delete(sql.value(), msg);
+}
+
+stmt_result session::run_delete(const std::string& sql, const Mysqlx::Crud::Delete& msg) {
   const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
-  return run_modification(sql.value(), document ? &msg.collection().name() : nullptr);
+  return run_modification(sql, document ? &msg.collection().name() : nullptr);
 }
 
 stmt_result session::run_modification(const std::string& sql, const std::string* collection) {

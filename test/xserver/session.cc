@@ -162,7 +162,6 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
     m_vars = m_state.xvars();
     m_expect.clear();
     m_prepared.clear();
-    m_server_prepared.clear();
     m_cursors.clear();
     if (msg.keep_open()) {
       // Keep the authenticated user; give the MariaDB session a clean state.
@@ -176,7 +175,6 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   case client_msg::sess_close:
     m_expect.clear();
     m_prepared.clear();
-    m_server_prepared.clear();
     m_cursors.clear();
     end_authenticated_session();
     return m_out.ok();

@@ -22,7 +22,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -131,13 +130,27 @@ private:
   // admin_options.cc: modify_collection_options / get_collection_options
   stmt_result collection_options(const std::string& cmd, const admin_args& args);
 
-  // prepared.cc
+  // prepared.cc: a Mysqlx.Prepare statement. SQL and Crud statements are
+  // MariaDB statements `xstmt_<id>` (on_server), as MySQL prepares them;
+  // SQL naming the X Plugin's variables and admin commands stay messages.
+  struct prepared_statement {
+    Mysqlx::Prepare::Prepare::OneOfMessage msg;
+    bool on_server = false;
+    // Crud: what fills each `?`. A DOCUMENT-model Insert has one `?` per
+    // row (the document, rendered at Execute) and params only to check its
+    // placeholders' arguments.
+    sqlgen::prepared_sql sql;
+  };
   stmt_result on_prepare(const std::string& payload);
   stmt_result on_execute(const std::string& payload);
   stmt_result on_deallocate(const std::string& payload);
+  // Fills st.sql for a Crud message (the X Plugin's errors for a bad one).
+  std::optional<x_error> prepare_crud(prepared_statement& st) const;
   stmt_result execute_server_statement(std::uint32_t id, const std::string& sql,
                                        const Mysqlx::Prepare::Execute& msg);
-  void drop_server_statement(std::uint32_t id); // DEALLOCATE PREPARE, if it is one
+  stmt_result execute_crud(std::uint32_t id, const prepared_statement& st,
+                           const Mysqlx::Prepare::Execute& msg);
+  void drop_statement(std::uint32_t id); // DEALLOCATE PREPARE if on the server; its cursor
 
   // cursor.cc: a cursor holds its statement's encoded rows.
   struct cursor {
@@ -159,9 +172,15 @@ private:
 
   // crud_modify.cc
   sqlgen::options sqlgen_options() const;
-  stmt_result on_crud_find(const std::string& payload, bool compact_metadata = false);
+  stmt_result on_crud_find(const std::string& payload);
   stmt_result on_crud_update(const std::string& payload);
   stmt_result on_crud_delete(const std::string& payload);
+  // Run sql (the rendered statement, or EXECUTE of its prepared form) and
+  // answer as the X Plugin's CRUD handler does for msg.
+  stmt_result run_find(const std::string& sql, const Mysqlx::Crud::Find& msg,
+                       bool compact_metadata);
+  stmt_result run_update(const std::string& sql, const Mysqlx::Crud::Update& msg);
+  stmt_result run_delete(const std::string& sql, const Mysqlx::Crud::Delete& msg);
   // collection: DOCUMENT model (errors remapped); null: TABLE.
   stmt_result run_modification(const std::string& sql, const std::string* collection);
   // A DOCUMENT-model update of a collection with a STRICT schema: run in a
@@ -171,6 +190,22 @@ private:
 
   // crud_insert.cc
   stmt_result on_crud_insert(const std::string& payload);
+  // The X Plugin's checks of an Insert, before any SQL.
+  std::optional<x_error> check_table_insert(const Mysqlx::Crud::Insert& msg) const;
+  std::optional<x_error> check_document_insert(const Mysqlx::Crud::Insert& msg) const;
+  // INSERT INTO <collection> (doc) VALUES <values> [upsert clause].
+  std::string document_insert_sql(const Mysqlx::Crud::Insert& msg, const std::string& values) const;
+  // A DOCUMENT-model Insert's rows as SQL expressions, with ids generated
+  // for those without `_id` (placeholders take args).
+  struct document_rows {
+    std::vector<std::string> docs;
+    std::vector<std::string> ids;
+  };
+  std::optional<x_error> render_document_rows(const Mysqlx::Crud::Insert& msg,
+                                              const sqlgen::arg_list& args, document_rows& out);
+  // Validates rows against a STRICT schema, runs sql, reports the ids.
+  stmt_result finish_document_insert(const std::string& sql, const Mysqlx::Crud::Insert& msg,
+                                     const document_rows& rows);
   // doc_ids: DOCUMENT model (errors remapped, ids reported); null: TABLE.
   stmt_result run_insert(const std::string& sql, const std::vector<std::string>* doc_ids,
                          const std::string& collection);
@@ -206,10 +241,9 @@ private:
   // authentication (kept across Session.Reset until a new set replaces them).
   connect_attrs m_connect_attrs;
   fault_plan m_faults;
-  std::map<std::uint32_t, std::string> m_prepared; // stmt_id -> serialized OneOfMessage
-  // The prepared ids that are MariaDB statements `xstmt_<id>`; they go with
-  // the MariaDB session (COM_RESET_CONNECTION, close).
-  std::set<std::uint32_t> m_server_prepared;
+  // stmt_id -> statement. The MariaDB statements go with the MariaDB session
+  // (COM_RESET_CONNECTION, close).
+  std::map<std::uint32_t, prepared_statement> m_prepared;
   std::map<std::uint32_t, cursor> m_cursors; // cursor_id -> its rows
   bool m_hold_output = false;                // a cursor takes the reply apart: no flush meanwhile
   // The SESSION values of the variables that have one (xvars.h), copied from

@@ -1,75 +1,13 @@
 // Crud.Find / Update / Delete on a collection (8.0 fixture): the SQL comes
 // from sqlgen; these tests check what a client sees.
-#include "mysqlx_crud.pb.h"
-#include "mysqlx_prepare.pb.h"
 #include "mysqlx_resultset.pb.h"
-#include "test/xserver/tests/xclient.h"
+#include "test/xserver/tests/crud_test_util.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
 
 namespace xtest {
 namespace {
-
-using Mysqlx::Datatypes::Scalar;
-using Mysqlx::Expr::Expr;
-
-Expr member(const std::string& name) {
-  Expr e;
-  e.set_type(Expr::IDENT);
-  auto* item = e.mutable_identifier()->add_document_path();
-  item->set_type(Mysqlx::Expr::DocumentPathItem::MEMBER);
-  item->set_value(name);
-  return e;
-}
-
-Expr placeholder(unsigned pos) {
-  Expr e;
-  e.set_type(Expr::PLACEHOLDER);
-  e.set_position(pos);
-  return e;
-}
-
-Expr equals(Expr a, Expr b) {
-  Expr e;
-  e.set_type(Expr::OPERATOR);
-  e.mutable_operator_()->set_name("==");
-  *e.mutable_operator_()->add_param() = std::move(a);
-  *e.mutable_operator_()->add_param() = std::move(b);
-  return e;
-}
-
-Scalar str(const std::string& s) {
-  Scalar v;
-  v.set_type(Scalar::V_STRING);
-  v.mutable_v_string()->set_value(s);
-  return v;
-}
-
-struct crud_session {
-  xclient c{env_port("XS_PORT_80")};
-  std::string schema = unique_name("crud");
-  crud_session() {
-    c.auth("MYSQL41", "xtest", "xtest-pw");
-    c.sql("CREATE DATABASE " + schema);
-    c.admin("create_collection", schema, "c");
-    auto r = c.insert_json(schema, "c", {R"({"_id":"a","v":1})", R"({"_id":"b","v":2})"});
-    if (!is(r.back(), server_msg::sql_stmt_execute_ok)) throw std::runtime_error(describe(r));
-  }
-  template <typename M> void target(M& m) {
-    m.mutable_collection()->set_schema(schema);
-    m.mutable_collection()->set_name("c");
-    m.set_data_model(Mysqlx::Crud::DOCUMENT);
-  }
-  std::vector<frame> find_by_id(const std::string& id) {
-    Mysqlx::Crud::Find f;
-    target(f);
-    *f.mutable_criteria() = equals(member("_id"), placeholder(0));
-    *f.add_args() = str(id);
-    c.send(client_msg::crud_find, f);
-    return c.reply();
-  }
-};
 
 TEST(Crud80, FindByIdReturnsTheDocument) {
   crud_session s;
@@ -126,13 +64,6 @@ TEST(Crud80, DeleteReportsRowsAffected) {
   EXPECT_EQ(column_strings(s.find_by_id("b")).size(), 1u);
 }
 
-Mysqlx::Datatypes::Any any_str(const std::string& v) {
-  Mysqlx::Datatypes::Any a;
-  a.set_type(Mysqlx::Datatypes::Any::SCALAR);
-  *a.mutable_scalar() = str(v);
-  return a;
-}
-
 TEST(Crud80, PreparedFindAndInsertRunWithEachExecutesArguments) {
   crud_session s;
   Mysqlx::Prepare::Prepare p;
@@ -179,14 +110,6 @@ TEST(Crud80, PreparedFindAndInsertRunWithEachExecutesArguments) {
   EXPECT_EQ(error_of(s.c.reply().back()).code(), 5110u);
 }
 
-Mysqlx::Datatypes::Any any_uint(std::uint64_t v) {
-  Mysqlx::Datatypes::Any a;
-  a.set_type(Mysqlx::Datatypes::Any::SCALAR);
-  a.mutable_scalar()->set_type(Scalar::V_UINT);
-  a.mutable_scalar()->set_v_unsigned_int(v);
-  return a;
-}
-
 std::vector<std::string> ids_of(const std::vector<std::string>& docs) {
   std::vector<std::string> ids;
   for (const std::string& d : docs) ids.push_back(d.substr(d.find("\"_id\": \"") + 8, 1));
@@ -229,12 +152,16 @@ TEST(Crud80, PreparedFindTakesLimitAndOffsetFromEachExecute) {
     ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
     EXPECT_EQ(ids_of(column_strings(r)), pg.ids) << pg.rows << "," << pg.offset;
   }
-  // A limit_expr placeholder with no value is refused, as MySQL does.
+  // A limit_expr placeholder with no value is refused, as MySQL does
+  // (prepare_param_handler.cc: ER_X_PREPARED_EXECUTE_ARGUMENT_CONSISTENCY).
   Mysqlx::Prepare::Execute short_args;
   short_args.set_stmt_id(9);
   *short_args.add_args() = any_str("z");
   s.c.send(client_msg::prepare_execute, short_args);
-  EXPECT_EQ(error_of(s.c.reply().back()).code(), 5154u);
+  const auto err = error_of(s.c.reply().back());
+  EXPECT_EQ(err.code(), 5134u);
+  // The first `?` without a value, in the SQL's order: LIMIT <offset>, <count>.
+  EXPECT_EQ(err.msg(), "There is no argument for statement placeholder at position: 2");
 }
 
 // Delete (and Update) take a row count but no offset, in limit_expr too.
@@ -257,14 +184,15 @@ TEST(Crud80, PreparedDeleteTakesARowCountButNoOffset) {
   EXPECT_TRUE(column_strings(s.find_by_id("a")).empty()); // the first by _id went
   EXPECT_EQ(column_strings(s.find_by_id("b")).size(), 1u);
 
+  // MySQL builds the statement at Prepare: an offset is refused there.
   *d.mutable_limit_expr()->mutable_offset() = placeholder(1);
   p.set_stmt_id(4);
   s.c.send(client_msg::prepare_prepare, p);
-  ASSERT_TRUE(is(s.c.reply().back(), server_msg::ok)); // checked at Execute
+  EXPECT_EQ(error_of(s.c.reply().back()).code(), 5012u);
   e.set_stmt_id(4);
   *e.add_args() = any_uint(0);
   s.c.send(client_msg::prepare_execute, e);
-  EXPECT_EQ(error_of(s.c.reply().back()).code(), 5012u);
+  EXPECT_EQ(error_of(s.c.reply().back()).code(), 5110u); // nothing was prepared
   EXPECT_EQ(column_strings(s.find_by_id("b")).size(), 1u);
 }
 

@@ -3,42 +3,23 @@
 // performance_schema.prepared_statements_instances each, COUNT_EXECUTE
 // growing per Execute, gone after Deallocate / Session.Reset / close;
 // max_prepared_stmt_count exhausted -> mysqld's 1461 at Prepare. 8.0 fixture.
-#include "mysqlx_prepare.pb.h"
 #include "mysqlx_session.pb.h"
-#include "test/xserver/tests/xclient.h"
+#include "test/xserver/tests/crud_test_util.h"
 
 #include <gtest/gtest.h>
 
 namespace xtest {
 namespace {
 
-using Mysqlx::Prepare::Prepare;
-
 std::vector<frame> prepare(xclient& c, std::uint32_t id, const std::string& sql) {
-  Prepare p;
-  p.set_stmt_id(id);
-  p.mutable_stmt()->set_type(Prepare::OneOfMessage::STMT);
-  p.mutable_stmt()->mutable_stmt_execute()->set_stmt(sql);
-  c.send(client_msg::prepare_prepare, p);
-  return c.reply();
+  Prepared p;
+  p.set_type(Prepared::STMT);
+  p.mutable_stmt_execute()->set_stmt(sql);
+  return xtest::prepare(c, id, p);
 }
 
 std::vector<frame> execute(xclient& c, std::uint32_t id, const std::string& arg) {
-  Mysqlx::Prepare::Execute e;
-  e.set_stmt_id(id);
-  *e.add_args() = any_string(arg);
-  c.send(client_msg::prepare_execute, e);
-  return c.reply();
-}
-
-// "SQL_TEXT=COUNT_EXECUTE" of the statements of c's own MariaDB session
-// (an X session's MariaDB thread is the one of its CONNECTION_ID()).
-std::vector<std::string> instances(xclient& c) {
-  return column_strings(
-      c.sql("SELECT CONCAT(p.SQL_TEXT, '=', p.COUNT_EXECUTE) FROM "
-            "performance_schema.prepared_statements_instances p JOIN performance_schema.threads t "
-            "ON p.OWNER_THREAD_ID = t.THREAD_ID WHERE t.PROCESSLIST_ID = CONNECTION_ID() "
-            "ORDER BY p.SQL_TEXT"));
+  return xtest::execute(c, id, {any_string(arg)});
 }
 
 TEST(PreparedServer80, OneRowPerStatementCountingExecutes) {
@@ -50,10 +31,7 @@ TEST(PreparedServer80, OneRowPerStatementCountingExecutes) {
   EXPECT_EQ(column_strings(execute(c, 1, "y")), (std::vector<std::string>{"y"}));
   EXPECT_EQ(column_strings(execute(c, 2, "a")), (std::vector<std::string>{"ab"}));
   EXPECT_EQ(instances(c), (std::vector<std::string>{"SELECT ?=2", "SELECT CONCAT(?, 'b')=1"}));
-  Mysqlx::Prepare::Deallocate d;
-  d.set_stmt_id(1);
-  c.send(client_msg::prepare_deallocate, d);
-  ASSERT_TRUE(is(c.reply().back(), server_msg::ok));
+  ASSERT_TRUE(is(deallocate(c, 1).back(), server_msg::ok));
   EXPECT_EQ(instances(c), (std::vector<std::string>{"SELECT CONCAT(?, 'b')=1"}));
 }
 
