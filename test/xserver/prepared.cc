@@ -99,6 +99,13 @@ void session::drop_statement(std::uint32_t id) {
   close_cursors_of(id); // its cursor goes with it
 }
 
+void session::drop_all_statements() {
+  for (const auto& [id, st] : m_prepared)
+    if (st.on_server && m_db) m_db->exec("DEALLOCATE PREPARE " + server_name(id));
+  m_prepared.clear();
+  m_cursors.clear();
+}
+
 std::optional<x_error> session::prepare_crud(prepared_statement& st) const {
   const sqlgen::options opts = sqlgen_options();
   const Prepared& p = st.msg;

@@ -53,6 +53,7 @@ session::~session() {
 }
 
 void session::end_authenticated_session() {
+  drop_all_statements();
   m_state.unregister_client(m_client_id);
   m_db.reset();
   m_authenticated = false;
@@ -104,6 +105,7 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
     return err ? m_out.error(*err) : m_out.ok();
   }
   if (msg_type == client_msg::con_close) {
+    drop_all_statements();
     m_out.ok("bye!");
     m_closing = true;
     return;
@@ -161,10 +163,11 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
     // connection runs with stay.
     m_vars = m_state.xvars();
     m_expect.clear();
-    m_prepared.clear();
-    m_cursors.clear();
     if (msg.keep_open()) {
-      // Keep the authenticated user; give the MariaDB session a clean state.
+      // Keep the authenticated user; give the MariaDB session a clean state
+      // (COM_RESET_CONNECTION also deallocates its statements).
+      m_prepared.clear();
+      m_cursors.clear();
       if (m_db->reset()) return m_out.ok();
       return fatal(m_db->last_error());
     }
@@ -174,8 +177,6 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
   }
   case client_msg::sess_close:
     m_expect.clear();
-    m_prepared.clear();
-    m_cursors.clear();
     end_authenticated_session();
     return m_out.ok();
   default:

@@ -151,6 +151,9 @@ private:
   stmt_result execute_crud(std::uint32_t id, const prepared_statement& st,
                            const Mysqlx::Prepare::Execute& msg);
   void drop_statement(std::uint32_t id); // DEALLOCATE PREPARE if on the server; its cursor
+  // Every statement and cursor; the MariaDB ones deallocated now, before the
+  // session's reply, rather than when MariaDB gets round to a disconnect.
+  void drop_all_statements();
 
   // cursor.cc: a cursor holds its statement's encoded rows.
   struct cursor {

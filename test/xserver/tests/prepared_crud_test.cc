@@ -239,6 +239,14 @@ TEST(PreparedCrud80, ResetAndCloseRemoveThem) {
   s.c.send(client_msg::sess_close, Mysqlx::Session::Close());
   s.c.reply();
   EXPECT_EQ(rows_naming(s.schema), "0");
+  // Connection.Close: gone before the answer, not when MariaDB gets round
+  // to the disconnect.
+  xclient other = authed(env_port("XS_PORT_80"));
+  ASSERT_TRUE(ok_reply(prepare(other, 1, prepared(k.remove))));
+  EXPECT_EQ(rows_naming(s.schema), "1");
+  other.send(client_msg::con_close, Mysqlx::Connection::Close());
+  ASSERT_TRUE(ok_reply(other.reply()));
+  EXPECT_EQ(rows_naming(s.schema), "0");
 }
 
 TEST(PreparedCrud80, ExhaustedCountIsMysqldsErrorForCrudToo) {
