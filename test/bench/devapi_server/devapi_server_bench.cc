@@ -22,6 +22,10 @@
 // CPU time of the benchmarking thread (Google Benchmark's default), so
 // `cpu_per_doc` is the client thread's CPU per document.
 //
+// BM_FindBound/reused and /fresh: wall time of a find by a bound value with
+// one statement object (prepared after its first run) or a new one each
+// time (plain).
+//
 // BM_RoundTripsSingleAdd runs single-document add().execute() through a
 // counting TCP proxy (counting_proxy.h) and reports request/reply flights
 // and frames per add, counted on the wire.
@@ -186,6 +190,35 @@ void BM_Find(benchmark::State& state) {
   run_finds(state, k_plain);
 }
 BENCHMARK(BM_Find)->Arg(10000)->Iterations(20)->MeasureProcessCPUTime();
+
+// find("n = :n") of one document among 10, bound to another value each
+// time: through one statement object (prepared on its second run, then
+// Prepare.Execute of the server-side statement) or a new object each time
+// (always a plain Crud.Find). Wall time per find, the server's included.
+[[gnu::noinline]] void bound_find_loop(benchmark::State& state, mysqlx::Collection& c, bool reuse) {
+  mysqlx::CollectionFind once = c.find("n = :n");
+  int i = 0;
+  for (auto _ : state) {
+    const int n = 10000000 + i++ % 10;
+    mysqlx::DocResult r =
+        reuse ? once.bind("n", n).execute() : c.find("n = :n").bind("n", n).execute();
+    if (r.count() != 1) state.SkipWithError("find: wrong document count");
+  }
+}
+
+void BM_FindBound(benchmark::State& state, bool reuse) {
+  guarded(state, "bound find", [&] {
+    mysqlx::Session s(g_server->uri() + k_plain);
+    mysqlx::Collection c = s.getSchema("bench").createCollection("bound_source", true);
+    if (c.count() != 10) {
+      c.remove("true").execute();
+      c.add(bench_server::documents(0, 10)).execute();
+    }
+    bound_find_loop(state, c, reuse);
+  });
+}
+BENCHMARK_CAPTURE(BM_FindBound, reused, true)->Iterations(3000)->UseRealTime();
+BENCHMARK_CAPTURE(BM_FindBound, fresh, false)->Iterations(3000)->UseRealTime();
 
 // Compression off, or REQUIRED with one algorithm; thread CPU time.
 std::string compression_options(const std::string& algorithm) {
