@@ -29,9 +29,13 @@
 // BM_RoundTripsSingleAdd runs single-document add().execute() through a
 // counting TCP proxy (counting_proxy.h) and reports request/reply flights
 // and frames per add, counted on the wire.
+//
+// BM_Pool/threads:<n>: sessions and single adds per second of wall time
+// through one Client (POOL_MAX_SIZE 8) shared by 1, 8 or 64 threads.
 #include "test/bench/devapi_server/counting_proxy.h"
 #include "test/bench/xserver/bench_server.h"
 
+#include <atomic>
 #include <benchmark/benchmark.h>
 #include <chrono>
 #include <cstdlib>
@@ -39,6 +43,7 @@
 #include <mutex>
 #include <mysqlx/xdevapi.h>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -264,6 +269,53 @@ void BM_RoundTripsSingleAdd(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_RoundTripsSingleAdd)->Iterations(200);
+
+// Issue 14: pool throughput. One Client of at most 8 connections shared by
+// 1, 8 or 64 threads; each thread repeatedly takes a session (an idle
+// connection, reset with Session.Reset), adds 4 single documents and gives
+// the session back. Wall time; `sessions_per_s` and `adds_per_s` are for all
+// threads together. POOL_QUEUE_TIMEOUT is 0 (wait as long as it takes), so
+// every cycle completes.
+constexpr int k_pool_cycles = 512; // per iteration, split among the threads
+constexpr int k_pool_adds = 4;     // per session
+
+void BM_Pool(benchmark::State& state) {
+  guarded(state, "pool", [&] {
+    const int threads = static_cast<int>(state.range(0));
+    mysqlx::Client client =
+        mysqlx::getClient(g_server->uri() + k_plain, mysqlx::ClientOption::POOL_MAX_SIZE, 8,
+                          mysqlx::ClientOption::POOL_QUEUE_TIMEOUT, 0);
+    client.getSession().getSchema("bench").createCollection("pool", true);
+    std::atomic<int> failures{0};
+    for (auto _ : state) {
+      std::vector<std::thread> workers;
+      workers.reserve(static_cast<std::size_t>(threads));
+      for (int t = 0; t < threads; ++t)
+        workers.emplace_back([&, t] {
+          try {
+            for (int i = t; i < k_pool_cycles; i += threads) {
+              mysqlx::Session s = client.getSession();
+              mysqlx::Collection c = s.getSchema("bench").getCollection("pool");
+              for (int a = 0; a < k_pool_adds; ++a)
+                if (c.add(bench_server::document(static_cast<unsigned>(i * k_pool_adds + a)))
+                        .execute()
+                        .getAffectedItemsCount() != 1)
+                  ++failures;
+            }
+          } catch (const std::exception&) {
+            ++failures;
+          }
+        });
+      for (auto& w : workers) w.join();
+    }
+    if (failures.load() != 0) state.SkipWithError("pool: a cycle failed");
+    const double cycles = static_cast<double>(state.iterations() * k_pool_cycles);
+    state.counters["sessions_per_s"] = benchmark::Counter(cycles, benchmark::Counter::kIsRate);
+    state.counters["adds_per_s"] =
+        benchmark::Counter(cycles * k_pool_adds, benchmark::Counter::kIsRate);
+  });
+}
+BENCHMARK(BM_Pool)->Arg(1)->Arg(8)->Arg(64)->ArgName("threads")->Iterations(3)->UseRealTime();
 
 } // namespace
 
