@@ -26,6 +26,14 @@
 // one statement object (prepared after its first run) or a new one each
 // time (plain).
 //
+// BM_TlsFetch and BM_TlsAddOne (issue 13) use TLS and no compression, as
+// users get them by default from a server without compression, in process
+// CPU time: BM_TlsFetch fetches 11,000 documents of 120 bytes (the `_id`
+// the server adds included) and reads one field of each through DbDoc;
+// BM_TlsAddOne adds one document per execute(). test/bench/devapi_server/
+// compare.py runs both builds against one xserverd ($MYSQLX_BENCH_URI) and
+// prints ours, the official client's and the ratio.
+//
 // BM_RoundTripsSingleAdd runs single-document add().execute() through a
 // counting TCP proxy (counting_proxy.h) and reports request/reply flights
 // and frames per add, counted on the wire.
@@ -56,6 +64,7 @@ constexpr int k_default_port = 33186;
 #endif
 constexpr const char* k_plain = "?ssl-mode=disabled&compression=disabled";
 std::unique_ptr<bench_server::server> g_server;
+std::string g_uri; // the server's mysqlx:// URI, without options
 int g_port = k_default_port;
 unsigned g_next_doc = 0;
 
@@ -106,7 +115,7 @@ template <class F> void guarded(benchmark::State& state, const std::string& what
 }
 
 std::string uri_on_port(int port) {
-  std::string uri = g_server->uri();
+  std::string uri = g_uri;
   return uri.substr(0, uri.rfind(':') + 1) + std::to_string(port);
 }
 
@@ -133,7 +142,7 @@ void set_per_doc(benchmark::State& state, std::int64_t docs_per_iteration) {
 
 void run_adds(benchmark::State& state, const std::string& options, const std::string& collection) {
   guarded(state, "add " + collection, [&] {
-    mysqlx::Session s(g_server->uri() + options);
+    mysqlx::Session s(g_uri + options);
     mysqlx::Collection c = s.getSchema("bench").createCollection(collection, true);
     add_loop(state, c, static_cast<unsigned>(state.range(0)));
     set_per_doc(state, state.range(0));
@@ -177,14 +186,14 @@ void run_finds(benchmark::State& state, const std::string& options) {
   guarded(state, "find " + options, [&] {
     const auto n = static_cast<unsigned>(state.range(0));
     {
-      mysqlx::Session filler(g_server->uri() + k_plain);
+      mysqlx::Session filler(g_uri + k_plain);
       mysqlx::Collection c = filler.getSchema("bench").createCollection("find_source", true);
       if (c.count() != n) {
         c.remove("true").execute();
         c.add(bench_server::documents(0, n)).execute();
       }
     }
-    mysqlx::Session s(g_server->uri() + options);
+    mysqlx::Session s(g_uri + options);
     mysqlx::Collection c = s.getSchema("bench").getCollection("find_source");
     find_loop(state, c, n);
     set_per_doc(state, n);
@@ -195,6 +204,50 @@ void BM_Find(benchmark::State& state) {
   run_finds(state, k_plain);
 }
 BENCHMARK(BM_Find)->Arg(10000)->Iterations(20)->MeasureProcessCPUTime();
+
+constexpr const char* k_tls = "?ssl-mode=required&compression=disabled";
+constexpr unsigned k_tls_fetch_docs = 11000;
+// 83 bytes of JSON text + the 37 of `"_id":"<28 hex>",` = 120 bytes stored.
+constexpr std::size_t k_tls_fetch_doc_size = 83;
+
+// Every document fetched and its field `n` read as an integer: what an
+// application does with a result, so DbDoc's field access is in the cost.
+[[gnu::noinline]] void find_field_loop(benchmark::State& state, mysqlx::Collection& c, unsigned n) {
+  for (auto _ : state) {
+    mysqlx::DocResult r = c.find().execute();
+    std::int64_t sum = 0;
+    unsigned docs = 0;
+    for (mysqlx::DbDoc d = r.fetchOne(); !d.isNull(); d = r.fetchOne()) {
+      sum += d["n"].get<std::int64_t>();
+      ++docs;
+    }
+    if (docs != n) state.SkipWithError("find: wrong document count");
+    benchmark::DoNotOptimize(sum);
+  }
+}
+
+void BM_TlsFetch(benchmark::State& state) {
+  guarded(state, "TLS fetch", [&] {
+    {
+      mysqlx::Session filler(g_uri + k_plain);
+      mysqlx::Collection c = filler.getSchema("bench").createCollection("tls_fetch_source", true);
+      if (c.count() != k_tls_fetch_docs) {
+        c.remove("true").execute();
+        c.add(bench_server::documents(0, k_tls_fetch_docs, k_tls_fetch_doc_size)).execute();
+      }
+    }
+    mysqlx::Session s(g_uri + k_tls);
+    mysqlx::Collection c = s.getSchema("bench").getCollection("tls_fetch_source");
+    find_field_loop(state, c, k_tls_fetch_docs);
+    set_per_doc(state, k_tls_fetch_docs);
+  });
+}
+BENCHMARK(BM_TlsFetch)->Iterations(30)->MeasureProcessCPUTime();
+
+void BM_TlsAddOne(benchmark::State& state) {
+  run_adds(state, k_tls, "tls_add_one");
+}
+BENCHMARK(BM_TlsAddOne)->Arg(1)->Iterations(3000)->MeasureProcessCPUTime();
 
 // find("n = :n") of one document among 10, bound to another value each
 // time: through one statement object (prepared on its second run, then
@@ -213,7 +266,7 @@ BENCHMARK(BM_Find)->Arg(10000)->Iterations(20)->MeasureProcessCPUTime();
 
 void BM_FindBound(benchmark::State& state, bool reuse) {
   guarded(state, "bound find", [&] {
-    mysqlx::Session s(g_server->uri() + k_plain);
+    mysqlx::Session s(g_uri + k_plain);
     mysqlx::Collection c = s.getSchema("bench").createCollection("bound_source", true);
     if (c.count() != 10) {
       c.remove("true").execute();
@@ -325,8 +378,14 @@ int main(int argc, char** argv) {
   if (const char* secs = std::getenv("MYSQLX_BENCH_HANG_SECONDS")) g_hang_seconds = std::atoi(secs);
   start_watchdog();
   try {
-    g_server = std::make_unique<bench_server::server>(k_name, g_port, "8.0");
-    mysqlx::Session(g_server->uri() + k_plain).createSchema("bench", true);
+    // $MYSQLX_BENCH_URI: a running server (compare.py's), shared by both builds.
+    if (const char* uri = std::getenv("MYSQLX_BENCH_URI")) {
+      g_uri = uri;
+    } else {
+      g_server = std::make_unique<bench_server::server>(k_name, g_port, "8.0");
+      g_uri = g_server->uri();
+    }
+    mysqlx::Session(g_uri + k_plain).createSchema("bench", true);
     benchmark::RunSpecifiedBenchmarks();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", k_name, e.what());

@@ -109,21 +109,21 @@ inline double process_cpu_seconds(int pid) {
   return (ut + st) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
-// A document of exactly 100 bytes without `_id` (the server adds 37 bytes:
-// `"_id":"<28 hex>",`). n makes each one different.
-inline std::string document(unsigned n) {
+// A document of exactly `size` bytes (at least 67) without `_id` (the
+// server adds 37 bytes: `"_id":"<28 hex>",`). n makes each one different.
+inline std::string document(unsigned n, std::size_t size = 100) {
   char head[96];
   std::snprintf(head, sizeof head,
                 R"({"item":"fountain pen","n":1%07u,"price":12.5,"qty":3,"note":")", n);
   std::string doc = head;
-  doc.append(100 - doc.size() - 2, 'x');
+  doc.append(size - doc.size() - 2, 'x');
   return doc + "\"}";
 }
 
-inline std::vector<std::string> documents(unsigned first, unsigned count) {
+inline std::vector<std::string> documents(unsigned first, unsigned count, std::size_t size = 100) {
   std::vector<std::string> docs;
   docs.reserve(count);
-  for (unsigned i = 0; i < count; ++i) docs.push_back(document(first + i));
+  for (unsigned i = 0; i < count; ++i) docs.push_back(document(first + i, size));
   return docs;
 }
 

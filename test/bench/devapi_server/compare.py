@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Ours against the official Connector/C++, side by side (issue 13).
+
+Starts one xserverd (xserverctl, port 33185 or --port), runs
+bench_devapi_server and bench_devapi_server_peer against it in turn
+($MYSQLX_BENCH_URI) with the same benchmark filter, and prints each
+benchmark's client CPU per document (cpu_per_doc) for both and the ratio
+ours / official. With --rounds N the two builds take turns N times and the
+median of each is shown, so a noisy neighbour hits both alike.
+
+  test/bench/devapi_server/compare.py [--build build] [--filter BM_Tls] [--rounds 3]
+
+Both builds must exist: cmake --build build --target bench_devapi_server mysqlx_peer
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+
+
+def run_bench(binary, uri, bench_filter):
+    env = dict(os.environ, MYSQLX_BENCH_URI=uri)
+    out = subprocess.run([binary, "--benchmark_filter=" + bench_filter, "--benchmark_format=json"],
+                         env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+    per_doc = {}
+    for b in json.loads(out)["benchmarks"]:
+        if b.get("error_occurred"):
+            sys.exit("%s: %s: %s" % (os.path.basename(binary), b["name"], b.get("error_message")))
+        if "cpu_per_doc" in b:
+            per_doc[b["name"]] = b["cpu_per_doc"] * 1e6  # seconds -> microseconds
+    return per_doc
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--filter", default="BM_Tls")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--port", type=int, default=33185)
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    bench_dir = os.path.join(build, "test", "bench", "devapi_server")
+    ours = os.path.join(bench_dir, "bench_devapi_server")
+    peer = os.path.join(bench_dir, "bench_devapi_server_peer")
+    for b in (ours, peer):
+        if not os.access(b, os.X_OK):
+            sys.exit("compare.py: %s is not built" % b)
+
+    ctl = [os.path.join(ROOT, "test", "xserver", "xserverctl")]
+    env = dict(os.environ, MYSQLX_BUILD_DIR=build)
+    name = "bench_compare"
+    start = ctl + ["start", "--fresh", "--name", name, "--port", str(args.port), "--emulate", "8.0",
+                   "--xserverd", os.path.join(build, "test", "xserver", "xserverd")]
+    uri = subprocess.run(start, env=env, check=True, stdout=subprocess.PIPE,
+                         text=True).stdout.strip()
+    results = {"ours": {}, "official": {}}
+    try:
+        for _ in range(args.rounds):
+            for who, binary in (("ours", ours), ("official", peer)):
+                for bench, us in run_bench(binary, uri, args.filter).items():
+                    results[who].setdefault(bench, []).append(us)
+    finally:
+        subprocess.run(ctl + ["stop", "--name", name], env=env, stdout=subprocess.DEVNULL)
+
+    print("%-28s %12s %12s %7s" % ("client CPU per document", "ours us", "official us", "ratio"))
+    for bench in results["ours"]:
+        if bench not in results["official"]:
+            continue
+        o = statistics.median(results["ours"][bench])
+        p = statistics.median(results["official"][bench])
+        print("%-28s %12.3f %12.3f %7.2f" % (bench, o, p, o / p))
+
+
+if __name__ == "__main__":
+    main()
