@@ -3,11 +3,14 @@
 // that only rows fill in. Private header.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <forward_list>
 #include <memory>
 #include <mutex>
 #include <mysqlx/value.h>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +25,13 @@ class doc_impl {
 public:
   /// A document to be parsed on first use.
   explicit doc_impl(std::string json);
+  /// A document the server sent (a row of a JSON column): fields read by
+  /// name before any full parse are found by scanning the text and parsing
+  /// only their values (cdk/json/member_scan.h). The text is MySQL's own
+  /// JSON output, so what the scan passes over is not checked, as a full
+  /// parse would; text the user gives is always parsed whole.
+  struct from_server_t {};
+  doc_impl(std::string json, from_server_t);
   /// A nested document found while parsing its parent: its text is a slice
   /// of the parent's (shared, not copied) and its fields are already known.
   doc_impl(std::shared_ptr<const std::string> text, std::size_t begin, std::size_t end,
@@ -41,13 +51,19 @@ public:
 private:
   void parse() const;
   void index() const;
+  std::optional<const Value*> scan_for(std::string_view name) const;
 
   std::shared_ptr<const std::string> m_text;
   std::size_t m_begin = 0;
   std::size_t m_end = 0;
   mutable std::once_flag m_parsed;
   mutable field_list m_fields;
-  mutable std::vector<std::uint32_t> m_by_name; // indexes into m_fields, sorted by name
+  mutable std::vector<std::uint32_t> m_by_name;    // indexes into m_fields, sorted by name
+  mutable std::atomic<bool> m_fields_ready{false}; // m_fields is complete
+  bool m_scan = false;                             // from_server_t
+  // Fields read by scanning, never erased: references handed out stay valid.
+  mutable std::mutex m_scan_mutex;
+  mutable std::forward_list<std::pair<std::string, Value>> m_scanned;
 };
 
 /// The Values only the connector makes: a DECIMAL and a temporal value read

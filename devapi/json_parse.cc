@@ -142,8 +142,14 @@ field_list parse_json_object(const std::shared_ptr<const std::string>& text, std
 }
 
 std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& text) {
-  builder b(text, 0, false);
-  if (!cdk::json::parse(*text, b).ok()) return std::nullopt;
+  return parse_json_value(text, 0, text->size());
+}
+
+std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& text,
+                                      std::size_t begin, std::size_t end) {
+  builder b(text, begin, false);
+  if (!cdk::json::parse(std::string_view(*text).substr(begin, end - begin), b).ok())
+    return std::nullopt;
   return b.take_root();
 }
 

@@ -22,6 +22,9 @@ field_list parse_json_object(const std::shared_ptr<const std::string>& text, std
 /// objects are DbDocs sharing `text`. Nothing when the text is not valid
 /// JSON or nests deeper than 100 levels.
 std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& text);
+/// The same for the slice `text[begin, end)`.
+std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& text,
+                                      std::size_t begin, std::size_t end);
 
 } // namespace detail
 MYSQLX_NAMESPACE_END

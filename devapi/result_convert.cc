@@ -110,7 +110,8 @@ Value temporal_value(std::string text, const pr::column_meta& c) {
 // server) stays a string, so nothing is lost.
 Value json_value(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{') return Value(DbDoc(text));
+  if (first != std::string::npos && text[first] == '{')
+    return access::make_document(std::make_shared<const doc_impl>(text, doc_impl::from_server_t{}));
   auto v = parse_json_value(std::make_shared<const std::string>(text));
   return v ? std::move(*v) : Value(text);
 }

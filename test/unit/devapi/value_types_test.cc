@@ -10,6 +10,7 @@
 #include <mysqlx/value.h>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace mysqlx;
 namespace pr = cdk::protocol;
@@ -220,6 +221,43 @@ TEST(JsonColumn, ObjectsAreDocuments) {
   ASSERT_EQ(d.getType(), Value::DOCUMENT);
   EXPECT_EQ(d["a"].elementCount(), 2u);
   EXPECT_EQ(d["b"]["c"].get<std::string>(), "x");
+}
+
+// A field read by name before anything else of the document is found by
+// scanning the text (devapi/doc_impl.h): the answers must be a full parse's.
+TEST(JsonColumn, FieldsReadByNameAreTheFullParsesValues) {
+  const std::string text =
+      R"({"_id": "0001", "s": "a\"}", "n": 7, "o": {"n": [1, {"x": "]"}]}, "d": 2.5, "n2": null,
+          "dup": 1, "dup": 2})";
+  const Value d = field(json_col, text_field(text));
+  ASSERT_EQ(d.getType(), Value::DOCUMENT);
+  const DbDoc doc = static_cast<DbDoc>(d);
+  EXPECT_EQ(doc["n"].get<int>(), 7);
+  EXPECT_EQ(&doc["n"], &doc["n"]); // read once: the same Value
+  EXPECT_EQ(doc["s"].get<std::string>(), "a\"}");
+  EXPECT_EQ(doc["o"]["n"][1]["x"].get<std::string>(), "]");
+  EXPECT_EQ(printed(doc["o"]), R"({"n": [1, {"x": "]"}]})"); // a slice of the row's text
+  EXPECT_EQ(doc["d"].get<double>(), 2.5);
+  EXPECT_TRUE(doc["n2"].isNull());
+  EXPECT_EQ(doc["dup"].get<int>(), 2); // the last, as MySQL keeps it
+  EXPECT_FALSE(doc.hasField("x"));
+  EXPECT_THROW((void)doc["x"], mysqlx::Error);
+  // Iterating parses it all; the fields read before stay valid.
+  const Value& n = doc["n"];
+  std::vector<std::string> names;
+  for (const Field& f : doc) names.push_back(f);
+  EXPECT_EQ(names, (std::vector<std::string>{"_id", "s", "n", "o", "d", "n2", "dup"}));
+  EXPECT_EQ(n.get<int>(), 7);
+  EXPECT_EQ(doc["dup"].get<int>(), 2);
+}
+
+TEST(JsonColumn, AFieldTheScanCannotReadIsParsedInFull) {
+  // An escaped key: the full parse decodes it.
+  const DbDoc escaped = static_cast<DbDoc>(field(json_col, text_field(R"({"\u0061": 1})")));
+  EXPECT_EQ(escaped["a"].get<int>(), 1);
+  // A bad value is the full parse's error, not a wrong answer.
+  const DbDoc bad = static_cast<DbDoc>(field(json_col, text_field(R"({"a": tru})")));
+  EXPECT_THROW((void)bad["a"], mysqlx::Error);
 }
 
 TEST(JsonColumn, TextThatIsNotJsonStaysAString) {
