@@ -1,0 +1,258 @@
+// Ids across a real multi-primary cluster (MariaDB Galera, three members, an
+// xserverd in front of each; fixture xcluster). WL#10955's claim: every
+// member writes at once and no id repeats, because each member has its own
+// prefix and its serial follows the auto_increment_offset/increment that
+// Galera hands out (NF4), and a member that restarts keeps its prefix (NF3).
+#include "it_common.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace mysqlx;
+
+namespace {
+
+constexpr int members = 3;
+
+int first_port() {
+  const char* p = std::getenv("MYSQLX_CLUSTER_PORT");
+  return p ? std::atoi(p) : 0;
+}
+
+std::string member_uri(int i, const std::string& query = "") {
+  return "mysqlx://xtest:xtest-pw@127.0.0.1:" + std::to_string(first_port() + i - 1) + query;
+}
+
+// xserverctl cluster <action> --name xcluster [--member i]; MYSQLX_BUILD_DIR
+// and XSERVERD come with the test's environment.
+void ctl(const std::string& action, int member = 0) {
+  const char* script = std::getenv("MYSQLX_CLUSTER_CTL");
+  ASSERT_NE(script, nullptr);
+  std::string cmd = std::string(script) + " cluster " + action + " --name xcluster";
+  if (member) cmd += " --member " + std::to_string(member);
+  ASSERT_EQ(std::system((cmd + " >/dev/null").c_str()), 0) << cmd;
+}
+
+// Each case has a schema of its own, made through member 1; Galera applies
+// DDL on every member before it returns.
+std::string fresh_schema() {
+  std::string name = devapi_it::test_schema("cl");
+  Session s(member_uri(1));
+  s.dropSchema(name);
+  s.createSchema(name).createCollection("docs");
+  return name;
+}
+
+std::vector<std::string> batch(int n, const std::string& tag) {
+  std::vector<std::string> docs;
+  for (int k = 0; k < n; ++k)
+    docs.push_back(R"({"tag": ")" + tag + R"(", "k": )" + std::to_string(k) + "}");
+  return docs;
+}
+
+std::vector<std::string> add_batches(Collection c, int batches, int size, const std::string& tag) {
+  std::vector<std::string> ids;
+  for (int b = 0; b < batches; ++b) {
+    Result r = c.add(batch(size, tag)).execute();
+    for (const auto& id : r.getGeneratedIds()) ids.push_back(id);
+  }
+  return ids;
+}
+
+std::uint64_t distinct_ids(Session& s, const std::string& schema) {
+  return s.sql("SELECT COUNT(DISTINCT _id) FROM `" + schema + "`.docs")
+      .execute()
+      .fetchOne()[0]
+      .get<std::int64_t>();
+}
+
+// Every member holds `n` documents, all with different ids.
+void expect_everywhere(const std::string& schema, std::uint64_t n) {
+  for (int i = 1; i <= members; ++i) {
+    Session s(member_uri(i));
+    EXPECT_EQ(devapi_it::count_rows(s, schema, "docs"), n) << "member " << i;
+    EXPECT_EQ(distinct_ids(s, schema), n) << "member " << i;
+  }
+}
+
+std::string hex4(int v) {
+  char out[5];
+  std::snprintf(out, sizeof out, "%04x", v);
+  return out;
+}
+
+std::string status(Session& s, const std::string& name) {
+  return s.sql("SHOW STATUS LIKE '" + name + "'").execute().fetchOne()[1].get<std::string>();
+}
+
+} // namespace
+
+TEST(Cluster, EveryMemberAnswersAndEachHasItsOwnPrefixAndOffset) {
+  for (int i = 1; i <= members; ++i) {
+    Session s(member_uri(i));
+    EXPECT_EQ(status(s, "wsrep_cluster_size"), std::to_string(members));
+    Row r = s.sql("SELECT @@mysqlx_document_id_unique_prefix, @@auto_increment_offset, "
+                  "@@auto_increment_increment")
+                .execute()
+                .fetchOne();
+    EXPECT_EQ(r[0].get<int>(), i);
+    EXPECT_EQ(r[1].get<int>(), i);
+    EXPECT_EQ(r[2].get<int>(), members);
+  }
+}
+
+// Writers on every member at once, the servers making the ids: no id twice,
+// no add refused (a certification failure would throw), every document on
+// every member. Each id is the member's prefix, then its serial, which steps
+// by the cluster size from the member's offset.
+TEST(Cluster, ServerIdsFromWritersOnEveryMemberNeverCollide) {
+  const std::string schema = fresh_schema();
+  constexpr int batches = 20, size = 100;
+  std::vector<std::vector<std::string>> ids(members + 1);
+  std::vector<std::string> failures(members + 1);
+  std::vector<std::thread> writers;
+  for (int i = 1; i <= members; ++i)
+    writers.emplace_back([&, i] {
+      try {
+        Session s(member_uri(i));
+        ids[i] = add_batches(s.getSchema(schema).getCollection("docs"), batches, size,
+                             "m" + std::to_string(i));
+      } catch (const std::exception& e) {
+        failures[i] = e.what();
+      }
+    });
+  for (auto& t : writers) t.join();
+
+  std::set<std::string> all;
+  for (int i = 1; i <= members; ++i) {
+    EXPECT_EQ(failures[i], "") << "member " << i;
+    ASSERT_EQ(ids[i].size(), std::size_t{batches * size}) << "member " << i;
+    for (std::size_t k = 0; k < ids[i].size(); ++k) {
+      const std::string& id = ids[i][k];
+      ASSERT_EQ(id.size(), 28u) << id;
+      EXPECT_EQ(id.substr(0, 4), hex4(i)) << id;
+      const auto serial = std::stoull(id.substr(12), nullptr, 16);
+      EXPECT_EQ(serial % members, static_cast<unsigned>(i % members)) << id;
+      if (k > 0) {
+        EXPECT_LT(ids[i][k - 1], id) << "ids of one member increase";
+      }
+      all.insert(id);
+    }
+  }
+  EXPECT_EQ(all.size(), std::size_t{members * batches * size});
+  expect_everywhere(schema, members * batches * size);
+}
+
+// The connector's own ids (UUIDv7-like, 32 hex), made by separate processes,
+// each writing through another member: unique with no coordination at all.
+TEST(Cluster, ClientIdsFromSeveralProcessesNeverCollide) {
+  const std::string schema = fresh_schema();
+  constexpr int batches = 10, size = 100;
+  const std::string dir = ::testing::TempDir();
+  std::vector<pid_t> children;
+  for (int i = 1; i <= members; ++i) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int rc = 1;
+      try {
+        Session s(member_uri(i, "?docid-mode=client"));
+        auto ids = add_batches(s.getSchema(schema).getCollection("docs"), batches, size,
+                               "p" + std::to_string(i));
+        std::ofstream out(dir + "cluster_ids_" + std::to_string(i));
+        for (const auto& id : ids) out << id << '\n';
+        rc = out.good() ? 0 : 1;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "process for member %d: %s\n", i, e.what());
+      }
+      _exit(rc);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int st = 0;
+    ASSERT_EQ(waitpid(pid, &st, 0), pid);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "a writer process failed";
+  }
+  std::set<std::string> all;
+  std::size_t read = 0;
+  for (int i = 1; i <= members; ++i) {
+    std::ifstream in(dir + "cluster_ids_" + std::to_string(i));
+    for (std::string id; std::getline(in, id); ++read) {
+      EXPECT_EQ(id.size(), 32u) << id;
+      all.insert(id);
+    }
+  }
+  EXPECT_EQ(read, std::size_t{members * batches * size});
+  EXPECT_EQ(all.size(), read);
+  expect_everywhere(schema, members * batches * size);
+}
+
+// NF3: a member that stops and comes back keeps its prefix, and its ids keep
+// increasing (the start time in them moves on); it catches up with what the
+// others wrote meanwhile.
+TEST(Cluster, AMemberThatRestartsKeepsItsPrefixAndItsIdsKeepIncreasing) {
+  const std::string schema = fresh_schema();
+  std::string before;
+  {
+    Session s(member_uri(2));
+    before = add_batches(s.getSchema(schema).getCollection("docs"), 1, 1, "before").at(0);
+  }
+  ctl("stop-member", 2);
+  {
+    Session s(member_uri(1));
+    add_batches(s.getSchema(schema).getCollection("docs"), 1, 10, "meanwhile");
+    EXPECT_EQ(status(s, "wsrep_cluster_size"), std::to_string(members - 1));
+  }
+  // The start time in an id has a resolution of one second.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ctl("start-member", 2);
+  Session s(member_uri(2));
+  EXPECT_EQ(status(s, "wsrep_cluster_size"), std::to_string(members));
+  const std::string after =
+      add_batches(s.getSchema(schema).getCollection("docs"), 1, 1, "after").at(0);
+  EXPECT_EQ(before.substr(0, 4), hex4(2));
+  EXPECT_EQ(after.substr(0, 4), hex4(2));
+  EXPECT_LT(before, after);
+  EXPECT_LT(before.substr(4, 8), after.substr(4, 8)) << "a new start time";
+  expect_everywhere(schema, 12);
+}
+
+// Two members change one document at once: Galera lets the first commit win
+// and aborts the other transaction. The application gets the server's error
+// (1213, SQLSTATE 40001: "try restarting transaction") and a retry works.
+TEST(Cluster, ACertificationConflictIsAServerErrorAndTheRetryWorks) {
+  const std::string schema = fresh_schema();
+  Session s1(member_uri(1)), s2(member_uri(2));
+  Collection c1 = s1.getSchema(schema).getCollection("docs");
+  Collection c2 = s2.getSchema(schema).getCollection("docs");
+  c1.add(R"({"_id": "k", "n": 0})").execute();
+
+  s1.startTransaction();
+  c1.modify("_id = 'k'").set("n", 1).execute();
+  s2.startTransaction();
+  c2.modify("_id = 'k'").set("n", 2).execute();
+  s1.commit();
+  try {
+    s2.commit();
+    FAIL() << "the second commit of one document should be refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), Error::Kind::SERVER);
+    EXPECT_EQ(e.code(), 1213u) << e.what();
+    EXPECT_EQ(e.sqlState(), "40001") << e.what();
+  }
+  // Still usable: the transaction is gone and runs again.
+  s2.startTransaction();
+  c2.modify("_id = 'k'").set("n", 2).execute();
+  s2.commit();
+  for (int i = 1; i <= members; ++i) {
+    Session s(member_uri(i));
+    DbDoc d = s.getSchema(schema).getCollection("docs").find("_id = 'k'").execute().fetchOne();
+    EXPECT_EQ(d["n"].get<int>(), 2) << "member " << i;
+  }
+}
