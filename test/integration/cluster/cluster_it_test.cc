@@ -38,13 +38,43 @@ void ctl(const std::string& action, int member = 0) {
   ASSERT_EQ(std::system((cmd + " >/dev/null").c_str()), 0) << cmd;
 }
 
-// Each case has a schema of its own, made through member 1; Galera applies
-// DDL on every member before it returns.
+// Galera orders every write on every member, but the others apply it a
+// moment after the member that ran it: a collection (a table, then its two
+// triggers) or a batch is not on the other members the instant the call
+// returns. (wsrep_sync_wait did not make reads wait for DDL here.) The
+// checks wait for a member to catch up, for at most 10 s.
+template <typename F> bool eventually(F done) {
+  for (int tries = 0; tries < 200; ++tries) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+std::int64_t scalar(Session& s, const std::string& sql) {
+  return s.sql(sql).execute().fetchOne()[0].get<std::int64_t>();
+}
+
+// Every member has the collection `schema`.docs whole: table and triggers.
+void sync_members(const std::string& schema) {
+  for (int i = 1; i <= members; ++i) {
+    Session s(member_uri(i));
+    EXPECT_TRUE(eventually([&] {
+      return scalar(s, "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE "
+                       "EVENT_OBJECT_SCHEMA = '" +
+                           schema + "' AND EVENT_OBJECT_TABLE = 'docs'") == 2;
+    })) << "member "
+        << i << " lacks the collection";
+  }
+}
+
+// Each case has a schema of its own, made through member 1.
 std::string fresh_schema() {
   std::string name = devapi_it::test_schema("cl");
   Session s(member_uri(1));
   s.dropSchema(name);
   s.createSchema(name).createCollection("docs");
+  sync_members(name);
   return name;
 }
 
@@ -64,19 +94,15 @@ std::vector<std::string> add_batches(Collection c, int batches, int size, const 
   return ids;
 }
 
-std::uint64_t distinct_ids(Session& s, const std::string& schema) {
-  return s.sql("SELECT COUNT(DISTINCT _id) FROM `" + schema + "`.docs")
-      .execute()
-      .fetchOne()[0]
-      .get<std::int64_t>();
-}
-
 // Every member holds `n` documents, all with different ids.
-void expect_everywhere(const std::string& schema, std::uint64_t n) {
+void expect_everywhere(const std::string& schema, std::int64_t n) {
+  const std::string table = "`" + schema + "`.docs";
   for (int i = 1; i <= members; ++i) {
     Session s(member_uri(i));
-    EXPECT_EQ(devapi_it::count_rows(s, schema, "docs"), n) << "member " << i;
-    EXPECT_EQ(distinct_ids(s, schema), n) << "member " << i;
+    EXPECT_TRUE(eventually([&] { return scalar(s, "SELECT COUNT(*) FROM " + table) >= n; }))
+        << "member " << i;
+    EXPECT_EQ(scalar(s, "SELECT COUNT(*) FROM " + table), n) << "member " << i;
+    EXPECT_EQ(scalar(s, "SELECT COUNT(DISTINCT _id) FROM " + table), n) << "member " << i;
   }
 }
 
@@ -92,29 +118,36 @@ std::string status(Session& s, const std::string& name) {
 
 } // namespace
 
+// Galera numbers the members of each view: offsets 1..N in some order (a
+// member that rejoins may get another one), increment N.
+int offset_of(int member) {
+  Session s(member_uri(member));
+  return static_cast<int>(scalar(s, "SELECT @@auto_increment_offset"));
+}
+
 TEST(Cluster, EveryMemberAnswersAndEachHasItsOwnPrefixAndOffset) {
+  std::set<std::int64_t> offsets;
   for (int i = 1; i <= members; ++i) {
     Session s(member_uri(i));
     EXPECT_EQ(status(s, "wsrep_cluster_size"), std::to_string(members));
-    Row r = s.sql("SELECT @@mysqlx_document_id_unique_prefix, @@auto_increment_offset, "
-                  "@@auto_increment_increment")
-                .execute()
-                .fetchOne();
-    EXPECT_EQ(r[0].get<int>(), i);
-    EXPECT_EQ(r[1].get<int>(), i);
-    EXPECT_EQ(r[2].get<int>(), members);
+    EXPECT_EQ(scalar(s, "SELECT @@mysqlx_document_id_unique_prefix"), i);
+    EXPECT_EQ(scalar(s, "SELECT @@auto_increment_increment"), members);
+    offsets.insert(scalar(s, "SELECT @@auto_increment_offset"));
   }
+  EXPECT_EQ(offsets, (std::set<std::int64_t>{1, 2, 3}));
 }
 
 // Writers on every member at once, the servers making the ids: no id twice,
 // no add refused (a certification failure would throw), every document on
 // every member. Each id is the member's prefix, then its serial, which steps
-// by the cluster size from the member's offset.
+// by the cluster size from the member's auto_increment_offset.
 TEST(Cluster, ServerIdsFromWritersOnEveryMemberNeverCollide) {
   const std::string schema = fresh_schema();
   constexpr int batches = 20, size = 100;
   std::vector<std::vector<std::string>> ids(members + 1);
   std::vector<std::string> failures(members + 1);
+  std::vector<int> offsets(members + 1);
+  for (int i = 1; i <= members; ++i) offsets[i] = offset_of(i);
   std::vector<std::thread> writers;
   for (int i = 1; i <= members; ++i)
     writers.emplace_back([&, i] {
@@ -137,7 +170,7 @@ TEST(Cluster, ServerIdsFromWritersOnEveryMemberNeverCollide) {
       ASSERT_EQ(id.size(), 28u) << id;
       EXPECT_EQ(id.substr(0, 4), hex4(i)) << id;
       const auto serial = std::stoull(id.substr(12), nullptr, 16);
-      EXPECT_EQ(serial % members, static_cast<unsigned>(i % members)) << id;
+      EXPECT_EQ(serial % members, static_cast<unsigned>(offsets[i] % members)) << id;
       if (k > 0) {
         EXPECT_LT(ids[i][k - 1], id) << "ids of one member increase";
       }
@@ -252,7 +285,10 @@ TEST(Cluster, ACertificationConflictIsAServerErrorAndTheRetryWorks) {
   s2.commit();
   for (int i = 1; i <= members; ++i) {
     Session s(member_uri(i));
-    DbDoc d = s.getSchema(schema).getCollection("docs").find("_id = 'k'").execute().fetchOne();
-    EXPECT_EQ(d["n"].get<int>(), 2) << "member " << i;
+    EXPECT_TRUE(eventually([&] {
+      return scalar(s, "SELECT CAST(JSON_EXTRACT(doc, '$.n') AS SIGNED) FROM `" + schema +
+                           "`.docs WHERE _id = 'k'") == 2;
+    })) << "member "
+        << i;
   }
 }
