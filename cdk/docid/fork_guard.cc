@@ -53,7 +53,7 @@ std::uint32_t* map_wipe_on_fork_page() noexcept {
 
 void install_fork_guard() noexcept {
   static const bool installed = [] {
-    detail::g_alive.store(map_wipe_on_fork_page());
+    detail::g_alive.store(map_wipe_on_fork_page(), std::memory_order_release);
     pthread_atfork(nullptr, nullptr, on_fork_child);
     return true;
   }();

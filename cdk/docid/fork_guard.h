@@ -7,7 +7,8 @@
 //   - a pthread_atfork() child handler (fork(), and anything built on it);
 //   - a page marked MADV_WIPEONFORK, which the kernel zeroes in any child,
 //     also one made by a raw clone()/fork system call that skips the handler.
-// Reading it is one relaxed load of the page plus one load of the counter.
+// Reading it is one acquire load of the page's address, one relaxed load of
+// the page and one of the counter (all plain loads on x86-64).
 #pragma once
 
 #include <atomic>
@@ -31,7 +32,11 @@ void install_fork_guard() noexcept;
 // Never 0. Changes in a child process; never changes otherwise. Inline: this
 // runs on every id.
 inline std::uint64_t fork_generation() noexcept {
-  const std::uint32_t* alive = detail::g_alive.load(std::memory_order_relaxed);
+  // Acquire, paired with install_fork_guard()'s store: a thread that sees the
+  // page also sees it mapped and its flag set. Relaxed, a thread other than
+  // the installer could read the flag before its first store (as 0), and take
+  // itself for a forked child.
+  const std::uint32_t* alive = detail::g_alive.load(std::memory_order_acquire);
   if (alive != nullptr && __atomic_load_n(alive, __ATOMIC_RELAXED) == 0)
     return detail::on_wiped_page();
   return detail::g_fork_generation.load(std::memory_order_relaxed);
