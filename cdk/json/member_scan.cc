@@ -2,10 +2,23 @@
 
 #include "cdk/json/id_scan.h"
 
+#include <array>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace cdk::json {
 namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
+
+// Bytes that end a run of plain string text: '"', '\\' and control characters.
+constexpr std::array<bool, 256> k_string_special = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 0x20; ++c) t[c] = true;
+  t['"'] = t['\\'] = true;
+  return t;
+}();
 
 class scanner {
 public:
@@ -33,17 +46,16 @@ public:
   bool string(bool& escaped) noexcept {
     escaped = false;
     if (!take('"')) return false;
-    while (m_pos < m_text.size()) {
+    for (;;) {
+      skip_plain_text();
+      if (m_pos == m_text.size()) return false;
       const auto c = static_cast<unsigned char>(m_text[m_pos++]);
       if (c == '"') return true;
       if (c < 0x20) return false;
-      if (c == '\\') {
-        escaped = true;
-        if (m_pos == m_text.size()) return false;
-        ++m_pos; // the escaped character: never the end of the string
-      }
+      escaped = true; // a backslash
+      if (m_pos == m_text.size()) return false;
+      ++m_pos; // the escaped character: never the end of the string
     }
-    return false;
   }
 
   // One value at m_pos. Brackets are matched on a stack of one bit per level
@@ -98,6 +110,31 @@ public:
   }
 
 private:
+  // Up to the next '"', '\\' or control character, or the end: sixteen bytes
+  // at a time where SSE2 is there and they are (ids and long values are
+  // most of a document's bytes).
+  void skip_plain_text() noexcept {
+    const std::size_t size = m_text.size();
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i control_max = _mm_set1_epi8(0x1f);
+    while (size - m_pos >= 16) {
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(m_text.data() + m_pos));
+      const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(b, control_max), b); // b <= 0x1f
+      const __m128i special = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(b, quote), _mm_cmpeq_epi8(b, backslash)), control);
+      const auto mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+      if (mask != 0) {
+        m_pos += static_cast<std::size_t>(__builtin_ctz(mask));
+        return;
+      }
+      m_pos += 16;
+    }
+#endif
+    while (m_pos < size && !k_string_special[static_cast<unsigned char>(m_text[m_pos])]) ++m_pos;
+  }
+
   // A number or a literal: up to the next separator (checked by the parse
   // of a value found, not here).
   void scalar() noexcept {

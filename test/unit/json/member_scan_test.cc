@@ -37,6 +37,24 @@ TEST(MemberScan, FindsEachKindOfValue) {
   EXPECT_EQ(scan(doc, "_id"), R"("00006")");
 }
 
+TEST(MemberScan, LongStringsAreSkippedWhereverTheirEscapesAre) {
+  // Sixteen bytes are skipped at a time: a quote, a backslash or a control
+  // character must be seen at every position of such a block.
+  for (std::size_t at = 0; at < 40; ++at) {
+    std::string body(40, 'x');
+    const std::string escaped = body.substr(0, at) + "\\\"" + body.substr(at);
+    EXPECT_EQ(scan(R"({"s": ")" + escaped + R"(", "n": 1})", "n"), "1") << at;
+    EXPECT_EQ(scan(R"({"s": ")" + escaped + R"("})", "s"), "\"" + escaped + "\"") << at;
+    std::string control = body;
+    control[at] = '\n';
+    EXPECT_EQ(scan(R"({"s": ")" + control + R"(", "n": 1})", "n"), "<unsure>") << at;
+    std::string utf8 = body;
+    utf8[at] = '\xc3'; // bytes above 0x7f are text, not control characters
+    utf8.insert(at + 1, 1, '\xa9');
+    EXPECT_EQ(scan(R"({"s": ")" + utf8 + R"(", "n": 1})", "n"), "1") << at;
+  }
+}
+
 TEST(MemberScan, OnlyTopLevelNamesCount) {
   EXPECT_EQ(scan(R"({"o": {"x": 1}, "a": ["x"]})", "x"), "<absent>");
   EXPECT_EQ(scan(R"({"o": {"x": 1}, "x": 2})", "x"), "2");
