@@ -14,6 +14,7 @@
 #include "devapi/access.h"
 #include "devapi/throw_error.h"
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -123,6 +124,31 @@ private:
   bool m_root_not_object = false;
 };
 
+// The values a document's field most often holds, read without the parser
+// (a field read by name parses only its value: devapi/dbdoc.cc): an integer
+// that fits in int64_t, true, false, null, and a string of printable ASCII
+// without escapes. Nothing for anything else, which the parser then reads.
+std::optional<Value> simple_scalar(std::string_view t) {
+  if (t.empty()) return std::nullopt;
+  if (t == "true") return Value(true);
+  if (t == "false") return Value(false);
+  if (t == "null") return Value();
+  if (t.front() == '"') {
+    if (t.size() < 2 || t.back() != '"') return std::nullopt;
+    const std::string_view body = t.substr(1, t.size() - 2);
+    for (const char c : body)
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return std::nullopt;
+    return Value(std::string(body));
+  }
+  // JSON's integers: -?(0|[1-9][0-9]*)
+  const std::size_t digits = t.front() == '-' ? 1 : 0;
+  if (digits == t.size() || (t[digits] == '0' && t.size() > digits + 1)) return std::nullopt;
+  std::int64_t i = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), i);
+  if (ec != std::errc() || end != t.data() + t.size()) return std::nullopt;
+  return Value(i);
+}
+
 [[noreturn]] void bad_json(const char* what, const cdk::json::parse_result& r) {
   throw_error(cdk::error::client(cdk::client_errc::bad_document, std::string(what) + r.describe()));
 }
@@ -147,6 +173,7 @@ std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& 
 
 std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& text,
                                       std::size_t begin, std::size_t end) {
+  if (auto v = simple_scalar(std::string_view(*text).substr(begin, end - begin))) return v;
   builder b(text, begin, false);
   if (!cdk::json::parse(std::string_view(*text).substr(begin, end - begin), b).ok())
     return std::nullopt;

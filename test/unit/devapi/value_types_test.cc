@@ -251,6 +251,28 @@ TEST(JsonColumn, FieldsReadByNameAreTheFullParsesValues) {
   EXPECT_EQ(doc["dup"].get<int>(), 2);
 }
 
+TEST(JsonColumn, ScalarFieldsReadByNameHaveTheParsersTypes) {
+  const DbDoc d = static_cast<DbDoc>(field(
+      json_col,
+      text_field(
+          R"({"max": 9223372036854775807, "above": 9223372036854775808, "min": -9223372036854775808,
+          "zero": -0, "plain": "fountain pen", "escaped": "caf\u00e9", "utf8": "café",
+          "f": false, "t": true, "e": 1e2, "empty": ""})")));
+  EXPECT_EQ(d["max"].getType(), Value::INT64);
+  EXPECT_EQ(d["max"].get<std::int64_t>(), std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(d["above"].getType(), Value::UINT64);
+  EXPECT_EQ(d["above"].get<std::uint64_t>(), 9223372036854775808u);
+  EXPECT_EQ(d["min"].get<std::int64_t>(), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(d["zero"].getType(), Value::INT64);
+  EXPECT_EQ(d["plain"].get<std::string>(), "fountain pen");
+  EXPECT_EQ(d["escaped"].get<std::string>(), "caf\xc3\xa9");
+  EXPECT_EQ(d["utf8"].get<std::string>(), "caf\xc3\xa9");
+  EXPECT_EQ(d["f"].getType(), Value::BOOL);
+  EXPECT_TRUE(d["t"].get<bool>());
+  EXPECT_EQ(d["e"].getType(), Value::DOUBLE);
+  EXPECT_EQ(d["empty"].get<std::string>(), "");
+}
+
 TEST(JsonColumn, AFieldTheScanCannotReadIsParsedInFull) {
   // An escaped key: the full parse decodes it.
   const DbDoc escaped = static_cast<DbDoc>(field(json_col, text_field(R"({"\u0061": 1})")));
@@ -258,6 +280,10 @@ TEST(JsonColumn, AFieldTheScanCannotReadIsParsedInFull) {
   // A bad value is the full parse's error, not a wrong answer.
   const DbDoc bad = static_cast<DbDoc>(field(json_col, text_field(R"({"a": tru})")));
   EXPECT_THROW((void)bad["a"], mysqlx::Error);
+  const DbDoc leading_zero = static_cast<DbDoc>(field(json_col, text_field(R"({"a": 01})")));
+  EXPECT_THROW((void)leading_zero["a"], mysqlx::Error);
+  const DbDoc plus = static_cast<DbDoc>(field(json_col, text_field(R"({"a": +1})")));
+  EXPECT_THROW((void)plus["a"], mysqlx::Error);
 }
 
 TEST(JsonColumn, TextThatIsNotJsonStaysAString) {
