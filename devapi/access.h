@@ -44,6 +44,9 @@ struct access {
     return *o.m_impl;
   }
 
+  // Row
+  static std::vector<Value>& values(Row& r) noexcept { return r.m_values; }
+
   // Column
   static Column make_column(std::unique_ptr<column_data> data) noexcept {
     return Column(std::move(data));

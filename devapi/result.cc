@@ -18,10 +18,16 @@ namespace pr = cdk::protocol;
 
 namespace {
 
-Row to_row(std::vector<pr::value>& fields, const std::vector<pr::column_meta>& cols) {
+cdk::result<Row> to_row(const std::vector<std::string_view>& fields,
+                        const std::vector<pr::column_meta>& cols) {
   Row row;
-  for (std::size_t i = 0; i < fields.size(); ++i)
-    row.set(static_cast<col_count_t>(i), to_value(fields[i], cols[i]));
+  auto& values = access::values(row);
+  values.reserve(fields.size());
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    auto v = to_value(fields[i], cols[i]);
+    if (!v) return std::move(v).err();
+    values.push_back(std::move(v.value()));
+  }
   return row;
 }
 
@@ -71,7 +77,12 @@ void result_impl::apply(const pr::reply& part) {
       s.last = f.type == pr::type_byte(pr::server_msg::resultset_fetch_done);
       continue;
     }
-    s.rows.push_back(to_row(decoder.row(), decoder.columns()));
+    auto row = to_row(decoder.raw_row(), decoder.columns());
+    if (!row) {
+      failure = std::move(row).err();
+      break;
+    }
+    s.rows.push_back(std::move(row.value()));
     stats.peak_buffered = std::max(stats.peak_buffered, ++stats.buffered);
   }
   if (part.more) return;

@@ -108,12 +108,13 @@ Value temporal_value(std::string text, const pr::column_meta& c) {
 // A JSON column: objects stay text until a field is read, like any DbDoc;
 // arrays and scalars are parsed now. Text that is not JSON (never sent by a
 // server) stays a string, so nothing is lost.
-Value json_value(const std::string& text) {
+Value json_value(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{')
-    return access::make_document(std::make_shared<const doc_impl>(text, doc_impl::from_server_t{}));
+  if (first != std::string_view::npos && text[first] == '{')
+    return access::make_document(
+        std::make_shared<const doc_impl>(std::string(text), doc_impl::from_server_t{}));
   auto v = parse_json_value(std::make_shared<const std::string>(text));
-  return v ? std::move(*v) : Value(text);
+  return v ? std::move(*v) : Value(std::string(text));
 }
 
 } // namespace
@@ -175,6 +176,19 @@ Value to_value(const pr::value& v, const pr::column_meta& c) {
     break;
   }
   return Value();
+}
+
+cdk::result<Value> to_value(std::string_view field, const pr::column_meta& c) {
+  if (c.type == pr::field_type::bytes && !field.empty()) {
+    const std::string_view text = field.substr(0, field.size() - 1); // without its '\0'
+    if (c.content_type == 2) return json_value(text);
+    if (c.collation == 63 && c.content_type == 0)
+      return Value(bytes(reinterpret_cast<const byte*>(text.data()), text.size()));
+    return Value(std::string(text));
+  }
+  auto v = pr::decode_field(c, field);
+  if (!v) return std::move(v).err();
+  return to_value(v.value(), c);
 }
 
 } // namespace detail

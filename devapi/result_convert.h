@@ -14,6 +14,9 @@ namespace detail {
 Column make_column(const cdk::protocol::column_meta& c);
 /// One field of a row as a Value, typed by its column.
 Value to_value(const cdk::protocol::value& v, const cdk::protocol::column_meta& c);
+/// The same from the field's X Protocol bytes; a BYTES field (text, JSON,
+/// BLOB) goes straight to its Value, without a cdk::protocol::value copy.
+cdk::result<Value> to_value(std::string_view field, const cdk::protocol::column_meta& c);
 
 } // namespace detail
 MYSQLX_NAMESPACE_END

@@ -205,7 +205,7 @@ struct result_impl {
   bool complete = true;              // the whole reply has been read
   std::optional<cdk::error> failure; // what the reply ended with; thrown where met
   stream_stats stats;
-  cdk::protocol::result_decoder decoder;
+  cdk::protocol::result_decoder decoder{false}; // rows stay raw: to_row() converts them
 
   result_impl() = default;
   result_impl(const result_impl&) = delete;

@@ -17,6 +17,11 @@ error bad_field(std::string_view what) {
 
 using wire::read_varint;
 
+error bad_row(std::string_view what) {
+  return error::connection(client_errc::malformed_packet,
+                           "malformed X Protocol Row: " + std::string(what));
+}
+
 std::string two(std::uint64_t v) {
   std::string s = std::to_string(v);
   return s.size() < 2 ? "0" + s : s;
@@ -132,13 +137,23 @@ result<column_meta> decode_column_meta(const frame& f) {
   return c;
 }
 
-result<std::vector<std::string>> decode_row(const frame& f) {
-  auto m = expect_server_message<Mysqlx::Resultset::Row>(f, server_msg::resultset_row);
-  if (!m) return std::move(m).err();
-  std::vector<std::string> out;
-  out.reserve(static_cast<std::size_t>(m.value().field_size()));
-  for (auto& field : *m.value().mutable_field()) out.push_back(std::move(field));
-  return out;
+status split_row(std::string_view payload, std::vector<std::string_view>& fields) {
+  fields.clear();
+  wire::reader in(payload);
+  while (!in.done()) {
+    std::uint32_t field = 0;
+    wire::wire_type type{};
+    if (!in.tag(field, type)) return bad_row("a bad field tag");
+    if (field != 1) {
+      if (!in.skip(type)) return bad_row("a field that overruns it");
+      continue;
+    }
+    std::string_view bytes;
+    if (type != wire::wire_type::bytes) return bad_row("field 1 that is not bytes");
+    if (!in.bytes(bytes)) return bad_row("a field that overruns it");
+    fields.push_back(bytes);
+  }
+  return ok();
 }
 
 result<value> decode_field(const column_meta& col, std::string_view in) {
@@ -198,19 +213,19 @@ result<result_decoder::event> result_decoder::on_frame(const frame& f) {
   }
   case server_msg::resultset_row: {
     if (!m_open) return unexpected_message(f.type, "ColumnMetaData");
-    auto fields = decode_row(f);
-    if (!fields) return std::move(fields).err();
-    if (fields.value().size() != m_columns.size())
-      return error::connection(
-          client_errc::malformed_packet,
-          "malformed X Protocol row: " + std::to_string(fields.value().size()) + " fields for " +
-              std::to_string(m_columns.size()) + " columns");
+    if (auto st = split_row(f.payload, m_raw); !st) return st.err();
+    if (m_raw.size() != m_columns.size())
+      return error::connection(client_errc::malformed_packet,
+                               "malformed X Protocol row: " + std::to_string(m_raw.size()) +
+                                   " fields for " + std::to_string(m_columns.size()) + " columns");
     m_row.clear();
-    m_row.reserve(m_columns.size());
-    for (std::size_t i = 0; i < m_columns.size(); ++i) {
-      auto v = decode_field(m_columns[i], fields.value()[i]);
-      if (!v) return std::move(v).err();
-      m_row.push_back(std::move(v.value()));
+    if (m_decode) {
+      m_row.reserve(m_columns.size());
+      for (std::size_t i = 0; i < m_columns.size(); ++i) {
+        auto v = decode_field(m_columns[i], m_raw[i]);
+        if (!v) return std::move(v).err();
+        m_row.push_back(std::move(v.value()));
+      }
     }
     m_starts_set = !m_started;
     m_started = true;

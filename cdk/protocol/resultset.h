@@ -47,8 +47,12 @@ struct column_meta {
 
 result<column_meta> decode_column_meta(const frame& f);
 
-// The raw fields of a Row message.
-result<std::vector<std::string>> decode_row(const frame& f);
+// The fields of a Row payload (field 1, repeated bytes) as views into it,
+// decoded by hand: libprotobuf's parse of each Row allocated the message and
+// each field (a sixth of the client's instructions per fetched document,
+// issue 13). Unknown fields are skipped, as libprotobuf skips them; field 1
+// of another wire type and lengths beyond the payload are malformed_packet.
+status split_row(std::string_view payload, std::vector<std::string_view>& fields);
 
 // One field: null when empty. DATETIME, TIME and DECIMAL become their SQL
 // text ("2024-01-02 03:04:05.000006", "-01:02:03", "-12.50"), SET an array
@@ -68,6 +72,9 @@ struct result_set {
 // (starts_set()). Protocol errors are fatal malformed_packet errors.
 class result_decoder {
 public:
+  // `decode_values` false: rows are only split into raw_row(), for a caller
+  // that converts the fields itself (devapi, straight to its Values).
+  explicit result_decoder(bool decode_values = true) noexcept : m_decode(decode_values) {}
   enum class event {
     none,    // metadata collected, or a message that is not about result sets
     row,     // row() holds the values of a Row
@@ -78,6 +85,9 @@ public:
   const std::vector<column_meta>& columns() const noexcept { return m_columns; }
   // The values of the Row of the last row event (the caller may move them).
   std::vector<value>& row() noexcept { return m_row; }
+  // The raw fields of the Row of the last row event: views into the payload
+  // of the frame given to on_frame(), valid while it lives.
+  const std::vector<std::string_view>& raw_row() const noexcept { return m_raw; }
   // The last event is the first of its result set: columns() is complete.
   bool starts_set() const noexcept { return m_starts_set; }
   // Metadata was received, but no row or end of its set yet.
@@ -86,6 +96,8 @@ public:
 private:
   std::vector<column_meta> m_columns;
   std::vector<value> m_row;
+  std::vector<std::string_view> m_raw;
+  bool m_decode = true;
   bool m_open = false;    // metadata seen and the set not ended
   bool m_started = false; // the open set has had a row or its end
   bool m_starts_set = false;

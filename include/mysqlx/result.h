@@ -185,6 +185,7 @@ private:
   // Held directly, not behind a pimpl: rows are created one per fetched row,
   // and std::vector's layout is as stable as a pointer's.
   std::vector<Value> m_values;
+  friend struct detail::access; // fills a fetched row's values in place
 };
 
 using RowList = detail::item_list<Row>;     ///< rows; converts to any container of Row

@@ -168,6 +168,45 @@ TEST(RowDecoding, MalformedFieldsAreErrorsNotCrashes) {
   EXPECT_FALSE(pr::decode_field(col(pr::field_type::datetime), "\xe8\x0f").ok()); // no day
 }
 
+TEST(RowDecoding, RowsAreSplitAsLibprotobufReadsThem) {
+  Mysqlx::Resultset::Row row;
+  row.add_field(std::string("abc\0", 4));
+  row.add_field("");                           // SQL NULL
+  row.add_field(std::string(300, 'x') + '\0'); // a two-byte length
+  std::string payload = row.SerializeAsString();
+  payload += std::string("\x10\x05", 2);  // field 2 (varint 5): unknown, skipped
+  payload += std::string("\x0a\x01z", 3); // field 1 again, after it
+  Mysqlx::Resultset::Row parsed;
+  ASSERT_TRUE(parsed.ParseFromString(payload));
+  std::vector<std::string_view> fields;
+  ASSERT_TRUE(pr::split_row(payload, fields).ok());
+  ASSERT_EQ(fields.size(), static_cast<std::size_t>(parsed.field_size()));
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    EXPECT_EQ(fields[i], parsed.field(static_cast<int>(i))) << i;
+  EXPECT_TRUE(pr::split_row("", fields).ok());
+  EXPECT_TRUE(fields.empty());
+}
+
+TEST(RowDecoding, MalformedRowsAreErrorsNotCrashes) {
+  std::vector<std::string_view> fields;
+  for (const std::string& bad : {
+           std::string("\x0a\x05"
+                       "ab",
+                       4),             // a field longer than the payload
+           std::string("\x0a\x80", 2), // a cut length
+           std::string("\x08\x01", 2), // field 1 as a varint
+           std::string("\x00\x01", 2), // field 0
+           std::string("\x12\x09"
+                       "a",
+                       3),         // an unknown field that overruns it
+           std::string("\x0b", 1), // wire type 3 (a group)
+       }) {
+    const auto st = pr::split_row(bad, fields);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.err().code, static_cast<std::uint32_t>(cdk::client_errc::malformed_packet));
+  }
+}
+
 TEST(ResultSets, RepliesSplitIntoSetsAtFetchDone) {
   auto frame_of = [](std::uint8_t type, const google::protobuf::MessageLite& m) {
     return pr::frame{type, m.SerializeAsString()};
