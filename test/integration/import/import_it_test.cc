@@ -1,0 +1,277 @@
+// mysqlx-import against the xserver80 fixture: what a user sees (exit status,
+// messages naming file and line, the summary) and what the collection holds.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <mysqlx/xdevapi.h>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+std::string uri() {
+  const char* u = std::getenv("MYSQLX_TEST_URI_80");
+  return u ? u : "";
+}
+
+const char* const schema = "import_it";
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A scratch directory for one test's inputs and outputs.
+class scratch {
+public:
+  scratch() {
+    char dir[] = "/tmp/import_it_XXXXXX";
+    if (!::mkdtemp(dir)) throw std::runtime_error("mkdtemp failed");
+    m_dir = dir;
+  }
+  ~scratch() { (void)std::system(("rm -rf '" + m_dir + "'").c_str()); }
+  std::string file(const std::string& name, const std::string& text) const {
+    const std::string path = m_dir + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  std::string path(const std::string& name) const { return m_dir + "/" + name; }
+
+private:
+  std::string m_dir;
+};
+
+struct run_result {
+  int status = -1;
+  std::string out, err;
+};
+
+// Runs mysqlx-import with `args` (shell words) under a timeout, standard
+// input from `in`; the URI comes through MYSQLX_URI, as the help advises.
+run_result run_tool(const scratch& tmp, const std::string& args,
+                    const std::string& in = "/dev/null") {
+  const std::string cmd = "MYSQLX_URI='" + uri() + "' timeout 300 " MYSQLX_IMPORT_BIN " " + args +
+                          " <'" + in + "' >'" + tmp.path("out") + "' 2>'" + tmp.path("err") + "'";
+  const int rc = std::system(cmd.c_str());
+  run_result r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.out = read_file(tmp.path("out"));
+  r.err = read_file(tmp.path("err"));
+  return r;
+}
+
+class Import : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(uri().empty()) << "MYSQLX_TEST_URI_80 is not set";
+    coll_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    session.emplace(uri());
+    session->createSchema(schema, true).dropCollection(coll_name);
+  }
+  mysqlx::Collection coll() { return session->getSchema(schema).getCollection(coll_name); }
+  std::string target() const {
+    return std::string("-s ") + schema + " -c " + coll_name + " --progress none";
+  }
+
+  std::string coll_name;
+  std::optional<mysqlx::Session> session;
+  scratch tmp;
+};
+
+std::string summary(std::uint64_t docs, std::uint64_t ids, std::uint64_t skipped) {
+  return "documents " + std::to_string(docs) + ", ids generated " + std::to_string(ids) +
+         ", invalid entries skipped " + std::to_string(skipped) + ", seconds ";
+}
+
+const char* const mixed_lines = "{\"n\":1}\n"
+                                "\n"
+                                "   \n"
+                                "{\"n\":2}\r\n"
+                                "[\"not\",\"an object\"]\n"
+                                "{\"n\":3}\n"
+                                "{\"n\": 4,\n"
+                                "{\"n\":5}\n";
+
+TEST_F(Import, StopsAtTheFirstInvalidLineAndSaysWhereAndHowToResume) {
+  const std::string file = tmp.file("mixed.jsonl", mixed_lines);
+  const run_result r = run_tool(tmp, target() + " -b 1 " + file);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(file + ":5: not a JSON object (an array)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2 documents stored before it"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--skip 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find(summary(2, 2, 0)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 2u);
+
+  // Resuming where it said, with --skip-invalid: nothing twice, nothing lost.
+  const run_result again = run_tool(tmp, target() + " --skip 2 --skip-invalid " + file);
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.err.find(file + ":5: skipped: not a JSON object"), std::string::npos)
+      << again.err;
+  EXPECT_NE(again.err.find(file + ":7: skipped: not valid JSON"), std::string::npos) << again.err;
+  EXPECT_NE(again.out.find(summary(2, 2, 2)), std::string::npos) << again.out;
+  EXPECT_EQ(coll().count(), 4u);
+  EXPECT_EQ(coll().find("n = 3 or n = 5").execute().count(), 2u);
+}
+
+TEST_F(Import, SkipInvalidImportsEveryValidLine) {
+  const std::string file = tmp.file("mixed.jsonl", mixed_lines);
+  const run_result r = run_tool(tmp, target() + " --skip-invalid " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(summary(4, 4, 2)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 4u);
+}
+
+TEST_F(Import, StandardInputAsOneJsonArray) {
+  std::string array = "[\n";
+  for (int i = 0; i < 2500; ++i)
+    array += std::string(i ? ",\n" : "") + "{\"i\":" + std::to_string(i) + ",\"s\":\"a,]}[\\\"\"}";
+  array += "\n]\n";
+  const std::string in = tmp.file("docs.json", array);
+  const run_result r = run_tool(tmp, target() + " -b 1000", in);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(summary(2500, 2500, 0)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 2500u);
+  const mysqlx::DbDoc d = coll().find("i = 2499").execute().fetchOne();
+  EXPECT_EQ(d["s"].get<std::string>(), "a,]}[\"");
+}
+
+TEST_F(Import, SeveralFilesAndDash) {
+  const std::string a = tmp.file("a.jsonl", "{\"f\":\"a\"}\n{\"f\":\"a\"}\n");
+  const std::string b = tmp.file("b.json", "[{\"f\":\"b\"}]");
+  const std::string in = tmp.file("in.jsonl", "{\"f\":\"stdin\"}\n");
+  const run_result r = run_tool(tmp, target() + " " + a + " - " + b, in);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(coll().count(), 4u);
+  EXPECT_EQ(coll().find("f = 'stdin'").execute().count(), 1u);
+  EXPECT_EQ(coll().find("f = 'b'").execute().count(), 1u);
+}
+
+TEST_F(Import, DocumentsWithTheirOwnIdKeepIt) {
+  const std::string file = tmp.file(
+      "ids.jsonl", "{\"_id\":\"own-1\",\"v\":1}\n{\"v\":2}\n{\"_id\":\"own-2\",\"v\":3}\n");
+  run_result r = run_tool(tmp, target() + " " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(summary(3, 1, 0)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().getOne("own-1")["v"].get<int>(), 1);
+  EXPECT_EQ(coll().getOne("own-2")["v"].get<int>(), 3);
+
+  // Again: the same ids are duplicates, and the batch (atomic) stores nothing.
+  r = run_tool(tmp, target() + " " + file);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("error 5116"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0 documents stored"), std::string::npos) << r.err;
+  EXPECT_EQ(coll().count(), 3u);
+
+  // --replace: by id, so importing the file again is safe.
+  const std::string changed =
+      tmp.file("ids2.jsonl", "{\"_id\":\"own-1\",\"v\":10}\n{\"_id\":\"own-3\",\"v\":30}\n");
+  r = run_tool(tmp, target() + " --replace " + changed);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(summary(2, 0, 0)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().getOne("own-1")["v"].get<int>(), 10);
+  EXPECT_EQ(coll().getOne("own-3")["v"].get<int>(), 30);
+  EXPECT_EQ(coll().count(), 4u);
+}
+
+TEST_F(Import, TenMegabyteDocument) {
+  const std::string big(10u << 20, 'x');
+  const std::string file =
+      tmp.file("big.jsonl", "{\"n\":1}\n{\"_id\":\"big\",\"blob\":\"" + big + "\"}\n{\"n\":3}\n");
+  const run_result r = run_tool(tmp, target() + " " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(summary(3, 2, 0)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().getOne("big")["blob"].get<std::string>().size(), big.size());
+  EXPECT_EQ(coll().count(), 3u);
+
+  // Above --max-document-size it is an invalid entry like any other.
+  const run_result small = run_tool(tmp, target() + " --max-document-size 1000000 " + file);
+  EXPECT_EQ(small.status, 1);
+  EXPECT_NE(small.err.find(file + ":2: the document is larger than 1000000 bytes"),
+            std::string::npos)
+      << small.err;
+}
+
+TEST_F(Import, ParallelSessionsStoreEveryDocumentOnce) {
+  std::string lines;
+  for (int i = 0; i < 20000; ++i) lines += "{\"i\":" + std::to_string(i) + "}\n";
+  const std::string file = tmp.file("many.jsonl", lines);
+  const run_result r = run_tool(tmp, target() + " -j 4 -b 250 " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(summary(20000, 20000, 0)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 20000u);
+  // Every input document is there exactly once.
+  mysqlx::DocResult all = coll().find().fields("i").execute();
+  std::set<int> seen;
+  while (mysqlx::DbDoc d = all.fetchOne()) seen.insert(d["i"].get<int>());
+  EXPECT_EQ(seen.size(), 20000u);
+}
+
+TEST_F(Import, ClientIdsWhenAsked) {
+  const std::string file = tmp.file("c.jsonl", "{\"n\":1}\n");
+  const run_result r = run_tool(tmp, target() + " --docid-mode client " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  mysqlx::DbDoc d = coll().find().execute().fetchOne();
+  EXPECT_EQ(d["_id"].get<std::string>().size(), 32u); // a UUIDv7 made by the connector
+}
+
+TEST_F(Import, ProgressLinesWhenNotATerminal) {
+  std::string lines;
+  for (int i = 0; i < 100; ++i) lines += "{\"i\":" + std::to_string(i) + "}\n";
+  const std::string file = tmp.file("p.jsonl", lines);
+  const run_result r = run_tool(tmp, "-s import_it -c " + coll_name + " --progress lines " +
+                                         "--progress-interval 1 --batch-size 1 " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  // At least the final line; the file's size is known, so a percentage.
+  EXPECT_NE(r.err.find("mysqlx-import: 100%, 100 documents, 0.0 MB read"), std::string::npos)
+      << r.err;
+}
+
+TEST(ImportCommandLine, HelpDocumentsEveryOption) {
+  scratch tmp;
+  const run_result r = run_tool(tmp, "--help");
+  EXPECT_EQ(r.status, 0);
+  for (const char* opt :
+       {"--uri", "--schema", "--collection", "--batch-size", "--docid-mode", "--replace",
+        "--skip-invalid", "--skip N", "--parallel", "--progress MODE", "--progress-interval",
+        "--max-document-size", "--help", "MYSQLX_URI", "Resuming", "Exit status"})
+    EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+}
+
+TEST(ImportCommandLine, BadOptionsAreUsageErrors) {
+  scratch tmp;
+  run_result r = run_tool(tmp, "-c x --batch-size 0");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--batch-size needs a whole number of at least 1"), std::string::npos)
+      << r.err;
+  r = run_tool(tmp, "-c x --docid-mode sometimes");
+  EXPECT_EQ(r.status, 2);
+  r = run_tool(tmp, "--no-such-option");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown option --no-such-option"), std::string::npos) << r.err;
+  r = run_tool(tmp, "-s x"); // no collection
+  EXPECT_EQ(r.status, 2);
+}
+
+TEST(ImportCommandLine, WrongPasswordIsNamedWithoutThePassword) {
+  scratch tmp;
+  std::string bad = uri();
+  const auto at = bad.find("xtest-pw");
+  ASSERT_NE(at, std::string::npos);
+  bad.replace(at, 8, "wrong-secret");
+  const std::string cmd = "timeout 60 " MYSQLX_IMPORT_BIN " -u '" + bad +
+                          "' -s import_it -c nope </dev/null >/dev/null 2>'" + tmp.path("err") +
+                          "'";
+  const int rc = std::system(cmd.c_str());
+  EXPECT_EQ(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 1);
+  const std::string err = read_file(tmp.path("err"));
+  EXPECT_NE(err.find("mysqlx-import: "), std::string::npos) << err;
+  EXPECT_EQ(err.find("wrong-secret"), std::string::npos) << err;
+}
+
+} // namespace

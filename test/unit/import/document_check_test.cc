@@ -1,0 +1,53 @@
+#include "document_check.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using mysqlx_import::check_document;
+
+TEST(DocumentCheck, ObjectsPass) {
+  const auto r = check_document(R"({"a":[1,{"_id":"inner"}],"b":"é"})");
+  EXPECT_TRUE(r.ok) << r.reason;
+  EXPECT_FALSE(r.has_id); // only a top-level _id counts
+}
+
+TEST(DocumentCheck, TopLevelIdIsFound) {
+  auto r = check_document(R"({"a":{"_id":1},"_id":"k-\"1\""})");
+  ASSERT_TRUE(r.ok) << r.reason;
+  EXPECT_TRUE(r.has_id);
+  EXPECT_TRUE(r.id_is_string);
+  EXPECT_EQ(r.id, "k-\"1\"");
+  r = check_document(R"({"_id":42})");
+  ASSERT_TRUE(r.ok);
+  EXPECT_TRUE(r.has_id);
+  EXPECT_FALSE(r.id_is_string);
+  r = check_document(R"({"\u005fid":"esc"})"); // the server sees the unescaped name
+  EXPECT_TRUE(r.has_id);
+  EXPECT_EQ(r.id, "esc");
+}
+
+TEST(DocumentCheck, NonObjectsSayWhatTheyAre) {
+  EXPECT_EQ(check_document("[1,2]").reason, "not a JSON object (an array)");
+  EXPECT_EQ(check_document(" 12").reason, "not a JSON object (a number)");
+  EXPECT_EQ(check_document("\"s\"").reason, "not a JSON object (a string)");
+  EXPECT_EQ(check_document("null").reason, "not a JSON object (null)");
+  EXPECT_EQ(check_document("true").reason, "not a JSON object (a boolean)");
+}
+
+TEST(DocumentCheck, InvalidJsonGivesReasonAndOffset) {
+  auto r = check_document(R"({"a" 1})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.reason, "not valid JSON: Missing a colon after a name of object member at offset 5");
+  r = check_document(R"({"a":1} {"b":2})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.reason.find("not valid JSON"), std::string::npos);
+  r = check_document("{\"a\":\"\xff\"}");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.reason.find("Invalid encoding"), std::string::npos) << r.reason;
+  r = check_document(std::string("{\"a\":1}\0{", 9));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.reason.find("NUL"), std::string::npos) << r.reason;
+}
+
+} // namespace

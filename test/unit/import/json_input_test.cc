@@ -1,0 +1,147 @@
+#include "json_input.h"
+
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using mysqlx_import::entry;
+using mysqlx_import::json_input;
+
+// The input as json_input reads it from a file: an unlinked temporary file.
+class temp_input {
+public:
+  explicit temp_input(const std::string& text) {
+    char name[] = "/tmp/unit_import_XXXXXX";
+    m_fd = ::mkstemp(name);
+    if (m_fd < 0) throw std::runtime_error("mkstemp failed");
+    ::unlink(name);
+    if (::write(m_fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+      throw std::runtime_error("write failed");
+    ::lseek(m_fd, 0, SEEK_SET);
+  }
+  ~temp_input() { ::close(m_fd); }
+  int fd() const { return m_fd; }
+
+private:
+  int m_fd = -1;
+};
+
+std::vector<entry> split(const std::string& text, std::size_t max = 1 << 20) {
+  temp_input file(text);
+  json_input in(file.fd(), "t.json", max);
+  std::vector<entry> out;
+  entry e;
+  while (in.next(e)) out.push_back(e);
+  return out;
+}
+
+TEST(JsonInput, LinesSkipEmptyLinesAndKeepLineNumbers) {
+  const auto v = split("{\"a\":1}\n\n   \n{\"b\":2}\r\n\t\n{\"c\":3}");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].text, "{\"a\":1}");
+  EXPECT_EQ(v[0].line, 1u);
+  EXPECT_EQ(v[1].text, "{\"b\":2}"); // the \r of \r\n is not part of it
+  EXPECT_EQ(v[1].line, 4u);
+  EXPECT_EQ(v[2].text, "{\"c\":3}"); // no newline at the end
+  EXPECT_EQ(v[2].line, 6u);
+  for (const auto& e : v) EXPECT_TRUE(e.error.empty());
+}
+
+TEST(JsonInput, EmptyInputHasNoEntries) {
+  EXPECT_TRUE(split("").empty());
+  EXPECT_TRUE(split("\n \n\r\n").empty());
+  EXPECT_TRUE(split("[]").empty());
+  EXPECT_TRUE(split(" \n [ \n ] \n").empty());
+}
+
+TEST(JsonInput, ByteOrderMarkIsSkipped) {
+  const auto v = split("\xEF\xBB\xBF[{\"a\":1}]");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].text, "{\"a\":1}");
+}
+
+TEST(JsonInput, ArrayElementsFollowStringsEscapesAndDepth) {
+  const auto v = split("[\n {\"s\":\"x,]}\\\"[\"},\n {\"c\":[1,{\"d\":[2]}]} , 3,\n\"str\"\n]\n");
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(v[0].text, "{\"s\":\"x,]}\\\"[\"}");
+  EXPECT_EQ(v[0].line, 2u);
+  EXPECT_EQ(v[1].text, "{\"c\":[1,{\"d\":[2]}]}");
+  EXPECT_EQ(v[1].line, 3u);
+  EXPECT_EQ(v[2].text, "3"); // split only: document_check refuses it
+  EXPECT_EQ(v[3].text, "\"str\"");
+  EXPECT_EQ(v[3].line, 4u);
+  for (const auto& e : v) EXPECT_TRUE(e.error.empty()) << e.error;
+}
+
+TEST(JsonInput, ElementsAcrossReadChunks) {
+  // 3 MiB of string with brackets and escaped quotes inside: the scanner's
+  // state must survive the 1 MiB reads.
+  std::string big;
+  while (big.size() < (3u << 20)) big += "]}[{,\\\" ";
+  const std::string doc = "{\"big\":\"" + big + "\",\"n\":[1,[2]]}";
+  const auto v = split("[" + doc + ",{\"after\":1}]", 8u << 20);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].text, doc);
+  EXPECT_EQ(v[1].text, "{\"after\":1}");
+}
+
+TEST(JsonInput, MissingElementsAreEntriesWithAnError) {
+  const auto v = split("[{\"a\":1},,{\"b\":2},]");
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_TRUE(v[0].error.empty());
+  EXPECT_NE(v[1].error.find("missing before ','"), std::string::npos) << v[1].error;
+  EXPECT_EQ(v[2].text, "{\"b\":2}");
+  EXPECT_NE(v[3].error.find("missing before ']'"), std::string::npos) << v[3].error;
+}
+
+TEST(JsonInput, UnclosedArrayEndsWithAnError) {
+  // The last element is whole: it is an entry, the missing ']' another.
+  auto v = split("[{\"a\":1},\n{\"b\":2}");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[1].text, "{\"b\":2}");
+  EXPECT_TRUE(v[1].error.empty());
+  EXPECT_NE(v[2].error.find("before the closing ']'"), std::string::npos) << v[2].error;
+  // Cut inside an element.
+  v = split("[{\"a\":1},{\"b\":\"xy");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_NE(v[1].error.find("inside an element"), std::string::npos) << v[1].error;
+  EXPECT_EQ(v[1].line, 1u);
+}
+
+TEST(JsonInput, TextAfterTheArrayIsAnError) {
+  const auto v = split("[{\"a\":1}]\n\n[{\"b\":2}]");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_NE(v[1].error.find("after the closing ']'"), std::string::npos) << v[1].error;
+  EXPECT_EQ(v[1].line, 3u);
+}
+
+TEST(JsonInput, OversizeDocumentIsAnEntryWithAnErrorAndTheNextOneIsRead) {
+  const std::string big(5000, 'x');
+  auto v = split("{\"a\":\"" + big + "\"}\n{\"b\":1}\n", 1000);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_NE(v[0].error.find("larger than 1000 bytes"), std::string::npos) << v[0].error;
+  EXPECT_TRUE(v[0].text.empty()); // not held
+  EXPECT_EQ(v[1].text, "{\"b\":1}");
+  EXPECT_EQ(v[1].line, 2u);
+  v = split("[{\"a\":\"" + big + "\"},{\"b\":1}]", 1000);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_NE(v[0].error.find("larger than 1000 bytes"), std::string::npos) << v[0].error;
+  EXPECT_EQ(v[1].text, "{\"b\":1}");
+}
+
+TEST(JsonInput, CountsBytesRead) {
+  temp_input file("{\"a\":1}\n{\"b\":2}\n");
+  json_input in(file.fd(), "t", 100);
+  entry e;
+  while (in.next(e)) {
+  }
+  EXPECT_EQ(in.bytes_read(), 16u);
+  EXPECT_FALSE(in.is_array());
+}
+
+} // namespace

@@ -1,0 +1,108 @@
+#include "document_check.h"
+
+#include <rapidjson/encodings.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+namespace mysqlx_import {
+
+namespace {
+
+// SAX events: the root's kind and its top-level "_id", without building a DOM.
+struct handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, handler> {
+  int depth = 0;
+  bool root_seen = false, root_object = false;
+  bool next_is_id = false;
+  check_result* out = nullptr;
+
+  bool value() {
+    if (!root_seen) root_seen = true; // a scalar root
+    if (next_is_id) {
+      next_is_id = false;
+      out->has_id = true;
+    }
+    return true;
+  }
+  bool Default() { return value(); }
+  bool String(const char* s, rapidjson::SizeType n, bool) {
+    if (next_is_id) {
+      out->id.assign(s, n);
+      out->id_is_string = true;
+    }
+    return value();
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool) {
+    next_is_id = depth == 1 && n == 3 && s[0] == '_' && s[1] == 'i' && s[2] == 'd';
+    return true;
+  }
+  bool open(bool object) {
+    if (!root_seen) {
+      root_seen = true;
+      root_object = object;
+      if (!object) return false; // no need to read an array through
+    }
+    if (next_is_id) {
+      next_is_id = false;
+      out->has_id = true;
+    }
+    ++depth;
+    return true;
+  }
+  bool StartObject() { return open(true); }
+  bool StartArray() { return open(false); }
+  bool EndObject(rapidjson::SizeType) {
+    --depth;
+    return true;
+  }
+  bool EndArray(rapidjson::SizeType) {
+    --depth;
+    return true;
+  }
+};
+
+const char* kind_of(char c) {
+  switch (c) {
+  case '[':
+    return "an array";
+  case '"':
+    return "a string";
+  case 't':
+  case 'f':
+    return "a boolean";
+  case 'n':
+    return "null";
+  default:
+    return "a number";
+  }
+}
+
+} // namespace
+
+check_result check_document(const std::string& text) {
+  check_result r;
+  handler h;
+  h.out = &r;
+  rapidjson::Reader reader;
+  rapidjson::StringStream in(text.c_str());
+  // MySQL stores JSON as utf8mb4: invalid UTF-8 is refused here too.
+  const auto res = reader.Parse<rapidjson::kParseValidateEncodingFlag>(in, h);
+  if (h.root_seen && !h.root_object) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    r.reason = std::string("not a JSON object (") + kind_of(text[first]) + ")";
+    return r;
+  }
+  if (res.IsError()) {
+    std::string what = rapidjson::GetParseError_En(res.Code());
+    if (!what.empty() && what.back() == '.') what.pop_back();
+    r.reason = "not valid JSON: " + what + " at offset " + std::to_string(res.Offset());
+    return r;
+  }
+  if (text.size() != std::char_traits<char>::length(text.c_str())) {
+    r.reason = "not valid JSON: a NUL byte in the text";
+    return r;
+  }
+  r.ok = true;
+  return r;
+}
+
+} // namespace mysqlx_import

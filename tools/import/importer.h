@@ -1,0 +1,61 @@
+// mysqlx-import's work, as a library the tool's main() and its tests share:
+// read the inputs as a stream, check each entry, group documents into
+// batches and add each batch with one Collection::add() on one of
+// `parallel` sessions. Only the public mysqlx API is used.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <mysqlx/xdevapi.h>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mysqlx_import {
+
+enum class progress_style { automatic, bar, lines, none };
+
+struct options {
+  std::string uri;
+  std::string schema;                              // default: the URI's schema
+  std::string collection;                          // required
+  std::vector<std::string> inputs;                 // files; "-" (or none at all) is standard input
+  std::size_t batch_size = 1000;                   // documents per add()
+  std::size_t batch_bytes = std::size_t{16} << 20; // a batch also ends here
+  std::optional<mysqlx::DocIdMode> docid_mode;     // unset: the URI's (default auto)
+  bool replace = false;      // documents with an _id: addOrReplaceOne, in the batch's transaction
+  bool skip_invalid = false; // report and skip entries that are not JSON objects
+  unsigned parallel = 1;     // sessions adding batches at the same time
+  std::uint64_t skip = 0;    // entries at the start of the input not imported
+  progress_style progress = progress_style::automatic;
+  double progress_interval = 10; // seconds between plain progress lines
+  std::size_t max_document = std::size_t{64} << 20;
+  // Called with each session once it is connected and the collection
+  // exists, before any document is sent (tests switch faults on here).
+  std::function<void(mysqlx::Session&, unsigned worker)> on_session;
+};
+
+struct outcome {
+  bool ok = true;
+  std::uint64_t entries = 0;       // entries read, those passed over by --skip included
+  std::uint64_t documents = 0;     // documents stored (batches the server confirmed)
+  std::uint64_t ids_generated = 0; // of them, documents that had no _id
+  std::uint64_t invalid_skipped = 0;
+  // The first `stored_prefix` entries of the input are all stored (or were
+  // invalid and skipped): `--skip stored_prefix` resumes safely.
+  std::uint64_t stored_prefix = 0;
+  // A batch whose reply never came (the connection broke): it may or may
+  // not be stored, and it is not counted in `documents`.
+  std::uint64_t uncertain_documents = 0;
+  double seconds = 0;
+};
+
+// Runs one import. Messages (bad entries, progress, the reason of a stop)
+// go to `err`, the summary to `out`. Throws mysqlx::Error only when the
+// first connection or the collection cannot be had; every later failure is
+// reported in `err` and in the outcome.
+outcome run_import(const options& opts, std::ostream& out, std::ostream& err);
+
+} // namespace mysqlx_import

@@ -1,0 +1,225 @@
+#include "json_input.h"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace mysqlx_import {
+
+namespace {
+
+// 1 MiB reads: few system calls, and a bounded buffer whatever the input.
+constexpr std::size_t chunk_size = 1 << 20;
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+void trim_right(std::string& s) {
+  while (!s.empty() && is_space(s.back())) s.pop_back();
+}
+
+} // namespace
+
+json_input::json_input(int fd, std::string name, std::size_t max_document)
+    : m_fd(fd), m_name(std::move(name)), m_max(max_document), m_buf(chunk_size) {}
+
+bool json_input::fill() {
+  if (m_eof) return false;
+  for (;;) {
+    const ssize_t n = ::read(m_fd, m_buf.data(), m_buf.size());
+    if (n > 0) {
+      m_pos = 0;
+      m_end = static_cast<std::size_t>(n);
+      m_bytes_read += static_cast<std::uint64_t>(n);
+      return true;
+    }
+    if (n == 0) {
+      m_eof = true;
+      return false;
+    }
+    if (errno != EINTR) throw std::runtime_error(m_name + ": cannot read: " + std::strerror(errno));
+  }
+}
+
+void json_input::append(const char* from, const char* to, entry& out) {
+  if (m_oversize) return;
+  const auto n = static_cast<std::size_t>(to - from);
+  if (out.text.size() + n > m_max) {
+    // Counted, reported, never held: the rest of it is read and dropped.
+    m_oversize = true;
+    out.text.clear();
+    out.text.shrink_to_fit();
+    return;
+  }
+  out.text.append(from, n);
+}
+
+bool json_input::next(entry& out) {
+  out.text.clear();
+  out.error.clear();
+  out.line = 0;
+  m_oversize = false;
+  if (m_mode == mode::unknown) {
+    // The first non-whitespace byte decides; a UTF-8 byte-order mark is skipped.
+    for (;;) {
+      if (m_pos == m_end && !fill()) {
+        m_mode = mode::done;
+        return false;
+      }
+      if (m_bytes_read == static_cast<std::uint64_t>(m_end) && m_pos == 0 && m_end >= 3 &&
+          std::memcmp(m_buf.data(), "\xEF\xBB\xBF", 3) == 0) {
+        m_pos = 3;
+        continue;
+      }
+      const char c = m_buf[m_pos];
+      if (c == '[') {
+        m_mode = mode::array;
+        ++m_pos;
+        break;
+      }
+      if (!is_space(c)) {
+        m_mode = mode::lines;
+        break;
+      }
+      if (c == '\n') ++m_line;
+      ++m_pos;
+    }
+  }
+  switch (m_mode) {
+  case mode::lines:
+    return next_line(out);
+  case mode::array:
+    return next_element(out);
+  default:
+    return false;
+  }
+}
+
+bool json_input::next_line(entry& out) {
+  for (;;) {
+    if (m_pos == m_end && !fill()) {
+      m_mode = mode::done;
+      trim_right(out.text);
+      if (out.text.empty() && !m_oversize) return false;
+      out.line = m_line;
+      if (m_oversize) out.error = "the document is larger than " + std::to_string(m_max) + " bytes";
+      return true;
+    }
+    const char* begin = m_buf.data() + m_pos;
+    const char* end = m_buf.data() + m_end;
+    const auto* nl = static_cast<const char*>(std::memchr(begin, '\n', end - begin));
+    append(begin, nl ? nl : end, out);
+    m_pos = nl ? static_cast<std::size_t>(nl - m_buf.data()) + 1 : m_end;
+    if (!nl) continue;
+    const std::uint64_t line = m_line++;
+    trim_right(out.text);
+    if (out.text.empty() && !m_oversize) continue; // an empty line is no entry
+    out.line = line;
+    if (m_oversize) out.error = "the document is larger than " + std::to_string(m_max) + " bytes";
+    return true;
+  }
+}
+
+bool json_input::next_element(entry& out) {
+  // Between elements: whitespace, then an element, ',' or ']'.
+  bool after_comma = m_elements > 0;
+  for (;;) {
+    if (m_pos == m_end && !fill()) {
+      m_mode = mode::done;
+      if (m_array_closed) return false;
+      out.line = m_line;
+      out.error = "the input ends before the closing ']' of the top-level array";
+      return true;
+    }
+    const char c = m_buf[m_pos];
+    if (m_array_closed) {
+      if (is_space(c)) {
+        if (c == '\n') ++m_line;
+        ++m_pos;
+        continue;
+      }
+      m_mode = mode::done;
+      out.line = m_line;
+      out.error = "text after the closing ']' of the top-level array";
+      return true;
+    }
+    if (is_space(c)) {
+      if (c == '\n') ++m_line;
+      ++m_pos;
+      continue;
+    }
+    if (c == ']' && !after_comma) {
+      ++m_pos;
+      m_array_closed = true;
+      continue;
+    }
+    if (c == ',' || c == ']') {
+      // "[a,,b]" or "[a,]": an element is missing.
+      out.line = m_line;
+      out.error = "an element of the array is missing before '" + std::string(1, c) + "'";
+      if (c == ']') m_array_closed = true;
+      ++m_pos;
+      ++m_elements;
+      return true;
+    }
+    break;
+  }
+
+  // One element: up to the ',' or ']' at depth 0, outside strings.
+  out.line = m_line;
+  ++m_elements;
+  int depth = 0;
+  bool in_string = false, escape = false;
+  for (;;) {
+    if (m_pos == m_end && !fill()) {
+      trim_right(out.text);
+      if (depth == 0 && !in_string && !out.text.empty() && !m_oversize) {
+        // A whole element: it is returned as one, and the missing ']' is
+        // reported by the next call.
+        return true;
+      }
+      m_mode = mode::done;
+      out.error = "the input ends inside an element of the top-level array (no closing ']')";
+      return true;
+    }
+    const char* begin = m_buf.data() + m_pos;
+    const char* end = m_buf.data() + m_end;
+    const char* p = begin;
+    bool finished = false;
+    for (; p != end; ++p) {
+      const char c = *p;
+      if (c == '\n') ++m_line;
+      if (in_string) {
+        if (escape)
+          escape = false;
+        else if (c == '\\')
+          escape = true;
+        else if (c == '"')
+          in_string = false;
+        continue;
+      }
+      if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && depth > 0) {
+        --depth;
+      } else if (depth == 0 && (c == ',' || c == ']')) {
+        m_array_closed = c == ']';
+        finished = true;
+        break;
+      }
+    }
+    append(begin, p, out);
+    m_pos = static_cast<std::size_t>(p - m_buf.data()) + (finished ? 1 : 0);
+    if (finished) {
+      trim_right(out.text);
+      if (m_oversize) out.error = "the document is larger than " + std::to_string(m_max) + " bytes";
+      return true;
+    }
+  }
+}
+
+} // namespace mysqlx_import

@@ -1,0 +1,65 @@
+// Splits one input (a file or standard input) into JSON documents as it is
+// read, in fixed-size chunks, so memory stays bounded by the largest document
+// whatever the size of the input:
+//   - JSON lines: one document per line; empty (all-whitespace) lines are
+//     skipped; a line may end in \r\n;
+//   - one JSON array: the input's first non-whitespace byte is '['; its
+//     elements are the documents, split by a scanner that follows strings,
+//     escapes and nesting depth (the elements are not parsed here).
+// Nothing is validated beyond that split: document_check says whether an
+// entry is a JSON object.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mysqlx_import {
+
+// One document as read, or a piece of input that cannot be one.
+struct entry {
+  std::string text;
+  std::uint64_t line = 0; // 1-based line where the entry starts
+  // Non-empty when the split itself failed (a document above the size
+  // limit, a broken array); the entry is then invalid whatever its text.
+  std::string error;
+};
+
+class json_input {
+public:
+  // Reads from `fd` (not closed here); `name` is what messages call it.
+  // A document above `max_document` bytes becomes an entry with an error
+  // and is skipped without being held in memory.
+  json_input(int fd, std::string name, std::size_t max_document);
+
+  // The next entry; false at the end of the input. Throws std::runtime_error
+  // when reading fails (the message names the input).
+  bool next(entry& out);
+
+  const std::string& name() const { return m_name; }
+  std::uint64_t bytes_read() const { return m_bytes_read; }
+  bool is_array() const { return m_mode == mode::array; }
+
+private:
+  enum class mode { unknown, lines, array, done };
+  bool fill();
+  bool next_line(entry& out);
+  bool next_element(entry& out);
+  void append(const char* from, const char* to, entry& out);
+
+  int m_fd;
+  std::string m_name;
+  std::size_t m_max;
+  std::vector<char> m_buf;
+  std::size_t m_pos = 0, m_end = 0;
+  bool m_eof = false;
+  std::uint64_t m_bytes_read = 0;
+  std::uint64_t m_line = 1;
+  mode m_mode = mode::unknown;
+  bool m_oversize = false; // the entry being read passed m_max: dropping its text
+  bool m_array_closed = false;
+  std::uint64_t m_elements = 0; // array elements (or missing ones) returned so far
+};
+
+} // namespace mysqlx_import

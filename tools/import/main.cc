@@ -1,0 +1,182 @@
+// mysqlx-import: imports JSON documents into a collection (see usage()).
+#include "importer.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+const char* const usage_text =
+    R"(usage: mysqlx-import [OPTION]... -c COLLECTION [FILE]...
+Imports JSON documents into a collection over the X Protocol. Each FILE (or
+standard input when no FILE is given, or for "-") holds JSON lines (one
+document per line; empty lines are ignored) or one JSON array of documents.
+Inputs are read as streams: memory stays bounded whatever their size.
+
+  -u, --uri URI           mysqlx://user:password@host:port/schema?option=value
+                          (default: the MYSQLX_URI environment variable, which
+                          keeps the password out of the process list)
+  -s, --schema NAME       the schema (default: the URI's); created if missing
+  -c, --collection NAME   the collection (required); created if missing
+  -b, --batch-size N      documents per batch (default 1000); a batch also
+                          ends once it holds 16 MB
+      --docid-mode MODE   who makes the _id of a document that has none:
+                          auto (the server where it can), server or client
+                          (default: the URI's docid-mode, else auto)
+      --replace           a document with an _id replaces the stored document
+                          with that _id (addOrReplaceOne) instead of failing
+                          with a duplicate key; its _id must be a string
+      --skip-invalid      report each entry that is not a JSON object (file,
+                          line, reason) and go on; without it the import stops
+                          at the first one
+      --skip N            do not import the first N entries of the input
+                          (counting invalid ones, not empty lines): resumes a
+                          stopped import
+  -j, --parallel N        sessions adding batches at the same time, each with
+                          its own connection (default 1)
+      --progress MODE     auto (a bar on a terminal, else lines), bar, lines
+                          or none; progress goes to standard error
+      --progress-interval SECONDS
+                          seconds between progress lines (default 10)
+      --max-document-size BYTES
+                          a larger document is an invalid entry (default
+                          67108864)
+  -h, --help              show this text
+
+At the end it prints one line on standard output: documents stored, ids
+generated (documents that had no _id), invalid entries skipped, seconds.
+
+Resuming: every batch is stored atomically (one add(); with --replace one
+transaction). When the import stops, at an invalid entry or on an error, it
+says how many entries from the start of the input are all stored: run it
+again with --skip N to go on from there. If the connection broke before the
+server answered a batch, that batch may or may not be stored: it says so;
+documents with their own _id are then safely imported again by id, with
+--replace (documents without one would be added twice if it was stored).
+
+Exit status: 0 when every entry was imported or skipped with --skip-invalid,
+1 when the import stopped or could not start, 2 for a bad command line.
+)";
+
+[[noreturn]] void bad_usage(const std::string& why) {
+  std::cerr << "mysqlx-import: " << why << "\n"
+            << "Try 'mysqlx-import --help'.\n";
+  std::exit(2);
+}
+
+std::uint64_t number(const std::string& opt, const std::string& text, std::uint64_t min) {
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || text[0] == '-' || v < min)
+    bad_usage(opt + " needs a whole number of at least " + std::to_string(min) + ", not '" + text +
+              "'");
+  return v;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  mysqlx_import::options opts;
+  if (const char* env = std::getenv("MYSQLX_URI")) opts.uri = env;
+  bool only_files = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (only_files || arg == "-" || arg.empty() || arg[0] != '-') {
+      opts.inputs.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      only_files = true;
+      continue;
+    }
+    std::string value;
+    bool has_value = false;
+    if (const auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg.resize(eq);
+      has_value = true;
+    }
+    auto take = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) bad_usage(arg + " needs a value");
+      return argv[++i];
+    };
+    auto flag = [&] {
+      if (has_value) bad_usage(arg + " takes no value");
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::cout << usage_text;
+      return 0;
+    } else if (arg == "-u" || arg == "--uri") {
+      opts.uri = take();
+    } else if (arg == "-s" || arg == "--schema") {
+      opts.schema = take();
+    } else if (arg == "-c" || arg == "--collection") {
+      opts.collection = take();
+    } else if (arg == "-b" || arg == "--batch-size") {
+      opts.batch_size = number(arg, take(), 1);
+    } else if (arg == "--docid-mode") {
+      const std::string m = take();
+      if (m == "auto")
+        opts.docid_mode = mysqlx::DocIdMode::AUTO;
+      else if (m == "server")
+        opts.docid_mode = mysqlx::DocIdMode::SERVER;
+      else if (m == "client")
+        opts.docid_mode = mysqlx::DocIdMode::CLIENT;
+      else
+        bad_usage("--docid-mode is auto, server or client, not '" + m + "'");
+    } else if (arg == "--replace") {
+      flag();
+      opts.replace = true;
+    } else if (arg == "--skip-invalid") {
+      flag();
+      opts.skip_invalid = true;
+    } else if (arg == "--skip") {
+      opts.skip = number(arg, take(), 0);
+    } else if (arg == "-j" || arg == "--parallel") {
+      opts.parallel = static_cast<unsigned>(std::min<std::uint64_t>(number(arg, take(), 1), 256));
+    } else if (arg == "--progress") {
+      const std::string m = take();
+      using mysqlx_import::progress_style;
+      if (m == "auto")
+        opts.progress = progress_style::automatic;
+      else if (m == "bar")
+        opts.progress = progress_style::bar;
+      else if (m == "lines")
+        opts.progress = progress_style::lines;
+      else if (m == "none")
+        opts.progress = progress_style::none;
+      else
+        bad_usage("--progress is auto, bar, lines or none, not '" + m + "'");
+    } else if (arg == "--progress-interval") {
+      opts.progress_interval = static_cast<double>(number(arg, take(), 1));
+    } else if (arg == "--max-document-size") {
+      opts.max_document = number(arg, take(), 2);
+    } else {
+      bad_usage("unknown option " + arg);
+    }
+  }
+  if (opts.uri.empty()) bad_usage("no URI: give --uri or set MYSQLX_URI");
+  if (opts.collection.empty()) bad_usage("no collection: give --collection");
+
+  try {
+    return mysqlx_import::run_import(opts, std::cout, std::cerr).ok ? 0 : 1;
+  } catch (const mysqlx::Error& e) {
+    // Connection, authentication or DDL: nothing was imported.
+    std::cerr << "mysqlx-import: " << e.what();
+    if (e.code() != 0) std::cerr << " (error " << e.code() << ")";
+    std::cerr << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "mysqlx-import: " << e.what() << "\n";
+    return 1;
+  }
+}
