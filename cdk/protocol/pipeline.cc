@@ -10,6 +10,39 @@ std::string pipeline::take_output() {
   return out;
 }
 
+namespace {
+
+// Result-set messages come before StmtExecuteOk (and a suspended fetch);
+// every other reply is its terminator alone. Anything else is a server out
+// of step with us: failing at once beats waiting for an end that never comes.
+bool may_precede_end(reply_end end, std::uint8_t type) {
+  if (!(end & replies::statement)) return false;
+  switch (static_cast<server_msg>(type)) {
+  case server_msg::resultset_column_meta_data:
+  case server_msg::resultset_row:
+  case server_msg::resultset_fetch_done:
+  case server_msg::resultset_fetch_done_more_resultsets:
+  case server_msg::resultset_fetch_done_more_out_params:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// "Mysqlx.Ok or Mysqlx.Error": what may come next in the reply being read
+// (result-set messages aside).
+std::string end_names(reply_end end) {
+  std::string out;
+  for (std::uint8_t t = 0; t < 32; ++t) {
+    if (!(end & (reply_end{1} << t))) continue;
+    out += server_msg_name(t);
+    out += " or ";
+  }
+  return out + server_msg_name(type_byte(server_msg::error));
+}
+
+} // namespace
+
 error pipeline::fail(error e) {
   e.fatal = true;
   m_broken = e;
@@ -42,6 +75,8 @@ result<std::optional<reply>> pipeline::on_frame(frame f) {
   const bool is_error = f.type == type_byte(server_msg::error);
   const bool ends =
       is_error || (f.type < 32 && (m_pending.front() & ends_with(static_cast<server_msg>(f.type))));
+  if (!ends && !may_precede_end(m_pending.front(), f.type))
+    return fail(unexpected_message(f.type, end_names(m_pending.front())));
   if (is_error) {
     m_current.error = decode_server_error(f.payload);
     if (m_current.error->fatal) m_broken = *m_current.error;

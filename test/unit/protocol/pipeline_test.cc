@@ -119,6 +119,30 @@ TEST(pipeline, message_with_nothing_pending_is_a_protocol_error) {
   EXPECT_TRUE(p.broken());
 }
 
+TEST(pipeline, reply_of_the_wrong_type_is_a_protocol_error) {
+  // A row where only Mysqlx.Ok may come (an Expect.Close's reply): failing
+  // at once, naming both types, instead of waiting for an Ok that never comes.
+  pipeline p;
+  p.expect(replies::ok);
+  auto r = p.on_frame(frame{13, "row"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::malformed_packet);
+  EXPECT_TRUE(r.err().fatal);
+  EXPECT_NE(r.err().message.find("Mysqlx.Resultset.Row"), std::string::npos) << r.err().message;
+  EXPECT_NE(r.err().message.find("Mysqlx.Ok"), std::string::npos) << r.err().message;
+  EXPECT_TRUE(p.broken());
+}
+
+TEST(pipeline, auth_ok_in_a_statement_reply_is_a_protocol_error) {
+  pipeline p;
+  p.expect(replies::statement);
+  EXPECT_FALSE(feed(p, frame{12, "meta"}));
+  auto r = p.on_frame(frame{4, ""});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().code, client_errc::malformed_packet);
+  EXPECT_NE(r.err().message.find("Mysqlx.Sql.StmtExecuteOk"), std::string::npos) << r.err().message;
+}
+
 TEST(pipeline, local_notice_with_nothing_pending_is_ignored) {
   pipeline p;
   EXPECT_FALSE(feed(p, notice_frame(Mysqlx::Notice::Frame::LOCAL, 1)));
