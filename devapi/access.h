@@ -8,6 +8,7 @@
 #include "devapi/session_impl.h"
 
 #include <memory>
+#include <mysqlx/error.h>
 #include <mysqlx/result.h>
 #include <mysqlx/session.h>
 #include <mysqlx/settings.h>
@@ -19,6 +20,12 @@ MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
 struct access {
+  // Error
+  static void set_maybe_applied(Error& e, bool maybe) noexcept { e.m_maybe_applied = maybe; }
+  static void set_generated_ids(Error& e, std::vector<std::string> ids) {
+    e.m_ids = std::make_shared<const std::vector<std::string>>(std::move(ids));
+  }
+
   // Value
   static bool is_expression(const Value& v) noexcept { return v.m_expr; }
   static Value make_array(std::vector<Value>&& items) {

@@ -28,6 +28,11 @@ ClientError::ClientError(std::uint32_t code, const std::string& message,
                          const std::string& sql_state, bool fatal)
     : Error(Kind::CLIENT, code, sql_state, message, fatal) {}
 
+const std::vector<std::string>& Error::getGeneratedIds() const noexcept {
+  static const std::vector<std::string> none;
+  return m_ids ? *m_ids : none;
+}
+
 std::ostream& operator<<(std::ostream& out, const Error& err) {
   return out << err.what();
 }

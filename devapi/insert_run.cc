@@ -1,6 +1,7 @@
 // Sending an add()'s Insert: one message, or several pipelined inside one
 // transaction when a single one would exceed the maximum message size.
 #include "cdk/protocol/messages.h"
+#include "devapi/access.h"
 #include "devapi/add_plan.h"
 #include "devapi/session_impl.h"
 #include "devapi/throw_error.h"
@@ -73,9 +74,9 @@ void merge(pr::reply& into, pr::reply&& part) {
   w.insert(w.end(), part.info.warnings.begin(), part.info.warnings.end());
 }
 
-} // namespace
-
-pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
+// `uncommitted` is set while the transaction this add() opened has not been
+// sent its COMMIT.
+pr::reply send_insert(session_impl& sess, const pr::doc_insert& ins, bool& uncommitted) {
   const std::size_t whole = message_size(pr::doc_insert_size(ins, 0, ins.docs.size()));
   const std::uint64_t limit = sess.message_limit(whole);
   if (whole <= limit)
@@ -100,6 +101,7 @@ pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
     if (!r.error && !(own_trx && first_reply)) merge(merged, std::move(r));
     first_reply = false;
   };
+  uncommitted = own_trx;
   if (own_trx) {
     check(pr::encode_stmt_execute(pipe.output(), "START TRANSACTION"));
     pipe.expect(pr::replies::statement);
@@ -126,8 +128,23 @@ pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
     if (own_trx) sess.sql("ROLLBACK");
     throw_error(*failed);
   }
+  uncommitted = false;
   if (own_trx) sess.sql("COMMIT");
   return merged;
+}
+
+} // namespace
+
+pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
+  bool uncommitted = false;
+  try {
+    return send_insert(sess, ins, uncommitted);
+  } catch (Error& e) {
+    // MySQL rolls back a transaction whose session ends before COMMIT: a
+    // split add() that broke before its COMMIT went out left nothing.
+    if (e.isConnectionError() && uncommitted) access::set_maybe_applied(e, false);
+    throw;
+  }
 }
 
 } // namespace detail

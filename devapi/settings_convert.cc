@@ -40,6 +40,8 @@ std::string_view uri_name(int opt) {
       {SO::COMPRESSION_ALGORITHMS, cdk::uri_option_id::compression_algorithms},
       {SO::DOCID_MODE, cdk::uri_option_id::docid_mode},
       {SO::MAX_MESSAGE_SIZE, cdk::uri_option_id::max_message_size},
+      {SO::READ_TIMEOUT, cdk::uri_option_id::read_timeout},
+      {SO::WRITE_TIMEOUT, cdk::uri_option_id::write_timeout},
   };
   for (const auto& [o, id] : table) {
     if (o == opt) return cdk::uri_option_name(id);

@@ -90,7 +90,9 @@ std::string SessionOptionName(SessionOption::Enum opt) {
                                       "SSL_CRL",
                                       "SSL_CRLPATH",
                                       "DOCID_MODE",
-                                      "MAX_MESSAGE_SIZE"};
+                                      "MAX_MESSAGE_SIZE",
+                                      "READ_TIMEOUT",
+                                      "WRITE_TIMEOUT"};
   static_assert(sizeof names / sizeof names[0] == SessionOption::LAST - 1);
   const int i = static_cast<int>(opt) - 1;
   return i >= 0 && i < SessionOption::LAST - 1 ? names[i] : "";

@@ -78,6 +78,8 @@ cdk::status check_type(int opt, const Value& v) {
   case CO::POOLING:
     return expect(t == Value::BOOL, "true or false");
   case SO::CONNECT_TIMEOUT:
+  case SO::READ_TIMEOUT:
+  case SO::WRITE_TIMEOUT:
   case SO::MAX_MESSAGE_SIZE:
     return expect(is_integer(v) || t == Value::STRING, "a whole number");
   case SO::TLS_VERSIONS:
@@ -117,6 +119,8 @@ int option_for_uri_name(const std::string& name) {
       {cdk::uri_option_id::compression_algorithms, SO::COMPRESSION_ALGORITHMS},
       {cdk::uri_option_id::docid_mode, SO::DOCID_MODE},
       {cdk::uri_option_id::max_message_size, SO::MAX_MESSAGE_SIZE},
+      {cdk::uri_option_id::read_timeout, SO::READ_TIMEOUT},
+      {cdk::uri_option_id::write_timeout, SO::WRITE_TIMEOUT},
   };
   for (const auto& [id, opt] : table) {
     if (cdk::uri_option_name(id) == name) return opt;

@@ -1,5 +1,7 @@
 #include "devapi/throw_error.h"
 
+#include "devapi/access.h"
+
 #include <mysqlx/error.h>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -29,8 +31,11 @@ void throw_error(const cdk::error& err) {
   switch (err.origin) {
   case cdk::error_origin::server:
     throw ServerError(err.code, err.sql_state, err.message, err.fatal);
-  case cdk::error_origin::connection:
-    throw ConnectionError(err.code, err.message, err.sql_state);
+  case cdk::error_origin::connection: {
+    ConnectionError e(err.code, err.message, err.sql_state);
+    access::set_maybe_applied(e, err.maybe_applied);
+    throw e;
+  }
   case cdk::error_origin::client:
     break;
   }

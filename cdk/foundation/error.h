@@ -44,6 +44,10 @@ struct error {
   std::string message; // server text is kept verbatim; it may contain user data
   error_origin origin = error_origin::client;
   bool fatal = false; // the session can't continue (Mysqlx.Error severity FATAL, I/O errors)
+  // The connection broke while a request was sent and its reply not fully
+  // read: the server may have run it (false: nothing was in flight, so no
+  // statement of this call took effect, or the error is not a broken link).
+  bool maybe_applied = false;
 
   static error client(std::uint32_t code, std::string msg) {
     return error{code, "HY000", std::move(msg), error_origin::client, false};

@@ -41,7 +41,13 @@ struct connect_options {
   std::string schema;   // default schema; empty: none
   tls_options tls;
   auth_method auth = auth_method::auto_select;
+  // Bounds the TCP connect and each wait for the server during the handshake.
   std::chrono::milliseconds connect_timeout{10000}; // 0: wait forever
+  // After the handshake: the longest wait for the server to send (read) or
+  // to take our bytes (write). 0: wait forever. One that expires fails the
+  // call with client_errc::timeout and closes the connection.
+  std::chrono::milliseconds read_timeout{0};
+  std::chrono::milliseconds write_timeout{0};
   bool send_connection_attributes = true;
   std::vector<std::pair<std::string, std::string>> connection_attributes; // user's own
   compression_mode compression = compression_mode::preferred;

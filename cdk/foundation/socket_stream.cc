@@ -106,15 +106,23 @@ status socket_stream::accept_tls(const tls_server_context& ctx) {
                                         tls_session::role::server, {}, m_peer));
 }
 
-status socket_stream::set_io_timeout(std::chrono::milliseconds timeout) {
-  if (!m_fd.valid()) return closed_error();
-  timeval tv{};
-  if (timeout.count() > 0) {
-    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
-    tv.tv_usec = static_cast<suseconds_t>(timeout.count() % 1000 * 1000);
+namespace {
+timeval to_timeval(std::chrono::milliseconds t) {
+  timeval tv{}; // zero: no bound
+  if (t.count() > 0) {
+    tv.tv_sec = static_cast<time_t>(t.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>(t.count() % 1000 * 1000);
   }
-  if (::setsockopt(m_fd.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
-      ::setsockopt(m_fd.get(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0) {
+  return tv;
+}
+} // namespace
+
+status socket_stream::set_timeouts(std::chrono::milliseconds read,
+                                   std::chrono::milliseconds write) {
+  if (!m_fd.valid()) return closed_error();
+  const timeval r = to_timeval(read), w = to_timeval(write);
+  if (::setsockopt(m_fd.get(), SOL_SOCKET, SO_RCVTIMEO, &r, sizeof r) != 0 ||
+      ::setsockopt(m_fd.get(), SOL_SOCKET, SO_SNDTIMEO, &w, sizeof w) != 0) {
     return error::client(client_errc::usage, "Can't set an I/O timeout: " + errno_text(errno));
   }
   return ok();

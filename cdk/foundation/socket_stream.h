@@ -51,10 +51,13 @@ public:
   // that sent its ClientHello early) are fed to the handshake, not lost.
   status accept_tls(const tls_server_context& ctx);
 
-  // Bounds every later read and write, the TLS handshake included (0: no
-  // bound, the default). One that waits longer fails with
-  // client_errc::timeout; the connection is then unusable (fatal).
-  status set_io_timeout(std::chrono::milliseconds timeout);
+  // SO_RCVTIMEO / SO_SNDTIMEO: each recv() and send() (and so each TLS
+  // read, write and handshake step) waits at most that long.
+  status set_timeouts(std::chrono::milliseconds read, std::chrono::milliseconds write) override;
+  // The same bound both ways (0: no bound, the default).
+  status set_io_timeout(std::chrono::milliseconds timeout) {
+    return set_timeouts(timeout, timeout);
+  }
 
   bool is_tls() const override { return m_tls != nullptr; }
   bool is_local() const override { return m_local; }

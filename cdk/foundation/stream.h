@@ -30,6 +30,11 @@ public:
   virtual bool is_local() const = 0;
   virtual std::string tls_version() const = 0; // "TLSv1.3"; empty without TLS
   virtual std::string tls_cipher() const = 0;  // OpenSSL cipher name; empty without TLS
+  // Bounds each later wait for the peer to send (read) or to take our bytes
+  // (write), TLS included; 0: no bound. One that expires fails with
+  // client_errc::timeout, and the stream is then out of step (a reply may
+  // be half read): its owner must close it.
+  virtual status set_timeouts(std::chrono::milliseconds read, std::chrono::milliseconds write) = 0;
   virtual void close() noexcept = 0;
 };
 

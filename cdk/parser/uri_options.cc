@@ -21,7 +21,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(id_t::count_)> k
     "tls-ciphersuites", "auth",
     "connect-timeout",  "connection-attributes",
     "compression",      "compression-algorithms",
-    "docid-mode",       "max-message-size"};
+    "docid-mode",       "max-message-size",
+    "read-timeout",     "write-timeout"};
 
 template <typename E> struct named {
   std::string_view name;
@@ -233,6 +234,16 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
       return bad("a whole number of milliseconds, 0.." + std::to_string(max_connect_timeout_ms));
     }
     m_opts.connect_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(n));
+    return ok();
+  case id_t::read_timeout:
+  case id_t::write_timeout:
+    // As connect-timeout: milliseconds, 0 (the default) waits forever, as
+    // in the official connectors, which have no such bound at all.
+    if (!parse_number(v, max_connect_timeout_ms, n)) {
+      return bad("a whole number of milliseconds, 0.." + std::to_string(max_connect_timeout_ms));
+    }
+    (id == id_t::read_timeout ? m_opts.read_timeout : m_opts.write_timeout) =
+        std::chrono::milliseconds(static_cast<std::int64_t>(n));
     return ok();
   case id_t::compression:
     if (!lookup(v, k_compressions, m_opts.compression))

@@ -36,6 +36,8 @@ enum class uri_option_id : std::uint8_t {
   compression_algorithms,
   docid_mode,
   max_message_size,
+  read_timeout,
+  write_timeout,
   count_
 };
 

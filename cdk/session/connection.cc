@@ -22,7 +22,18 @@ result<std::unique_ptr<connection>>
 connection::open(std::unique_ptr<stream> s, const connect_options& opts, std::string host) {
   auto c =
       std::make_unique<connection>(key{}, std::move(s), std::move(host), opts.max_incoming_size);
-  auto st = c->run_handshake(opts);
+  // A server that accepts the TCP connection and then says nothing (or
+  // stops mid-handshake) fails within connect-timeout, so fail-over moves on.
+  c->m_handshaking = true;
+  c->m_read_timeout = c->m_write_timeout = opts.connect_timeout;
+  auto st = c->m_stream->set_timeouts(opts.connect_timeout, opts.connect_timeout);
+  if (st) st = c->run_handshake(opts);
+  if (st) {
+    c->m_handshaking = false;
+    c->m_read_timeout = opts.read_timeout;
+    c->m_write_timeout = opts.write_timeout;
+    st = c->m_stream->set_timeouts(opts.read_timeout, opts.write_timeout);
+  }
   if (!st) return st.err();
   return c;
 }
@@ -66,6 +77,9 @@ result<std::unique_ptr<connection>> connection::open(const connect_options& opts
   }
   if (opts.hosts.empty()) return error::client(client_errc::bad_option, "no host to connect to");
   std::optional<error> last;
+  // Why each host failed, in the order tried: the final error names them all
+  // (messages never hold the password, so neither does this).
+  std::string why;
   const auto hosts = by_priority(opts.hosts);
   for (const host_address& h : hosts) {
     auto s = h.socket.empty() ? connect_tcp(h.host, h.port, opts.connect_timeout)
@@ -77,11 +91,11 @@ result<std::unique_ptr<connection>> connection::open(const connect_options& opts
     } else {
       last = std::move(s).err();
     }
-    if (hosts.size() > 1) last->message = describe(h) + ": " + last->message;
+    if (hosts.size() > 1) why += "; " + describe(h) + ": " + last->message;
   }
   if (hosts.size() > 1)
     last->message = "could not connect to any of " + std::to_string(hosts.size()) +
-                    " hosts; the last one failed with: " + last->message;
+                    " hosts, tried in priority order" + why;
   return *last;
 }
 
@@ -97,7 +111,7 @@ status connection::run_handshake(const connect_options& opts) {
     case next_action::kind::write: {
       auto st = m_stream->write(a.bytes);
       secure_wipe(a.bytes); // may hold the password (PLAIN)
-      if (!st) return broken(st.err());
+      if (!st) return broken(timed_out(st.err(), false));
       a = hs.resume();
       break;
     }
@@ -154,7 +168,7 @@ result<pr::frame> connection::read_frame() {
     if (!f) return broken(std::move(f).err());
     if (f.value()) return std::move(*f.value());
     auto n = m_stream->read_some(buf, sizeof buf);
-    if (!n) return broken(std::move(n).err());
+    if (!n) return broken(timed_out(std::move(n).err(), true));
     auto st = m_reader.feed(std::string_view(buf, n.value()));
     if (!st) return broken(st.err());
   }
@@ -165,8 +179,19 @@ void connection::set_server_message_limit(std::optional<std::uint64_t> n) {
   if (m_configured_limit != 0) m_compressor.set_max_uncompressed(n ? *n : m_configured_limit);
 }
 
+error connection::timed_out(error e, bool reading) const {
+  if (e.code != client_errc::timeout) return e;
+  const char* option = m_handshaking ? "connect-timeout"
+                       : reading     ? "read-timeout"
+                                     : "write-timeout";
+  const auto bound = reading ? m_read_timeout : m_write_timeout;
+  e.message += std::string(" (") + option + "=" + std::to_string(bound.count()) + " ms)";
+  return e;
+}
+
 error connection::broken(error e) {
   e.fatal = true;
+  if (!m_failed) e.maybe_applied = m_unanswered;
   const pr::warning* said = disconnect_notice(m_pipe.global_notices());
   if (!m_failed && e.code == client_errc::lost_connection && said)
     e.message += ": the server closed it after notice " + std::to_string(said->code) + " '" +
@@ -188,8 +213,9 @@ status connection::flush() {
   m_last_flight = out.size();
   auto st = m_compressor.wrap(out);
   if (!st) return broken(st.err());
+  m_unanswered = true; // from the first byte on, the server may run what it got
   st = m_stream->write(out);
-  if (!st) return broken(st.err());
+  if (!st) return broken(timed_out(st.err(), false));
   return ok();
 }
 
@@ -201,6 +227,7 @@ result<pr::reply> connection::next_from_pipeline() {
     if (!r) return broken(std::move(r).err());
     if (!r.value()) continue;
     if (r.value()->error && r.value()->error->fatal) return broken(*r.value()->error);
+    if (!r.value()->more && m_pipe.pending() == 0) m_unanswered = false;
     return std::move(*r.value());
   }
 }

@@ -23,6 +23,7 @@
 #include "cdk/protocol/pipeline.h"
 #include "cdk/session/handshake.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -103,6 +104,8 @@ private:
   // of internal requests that come before it.
   status before_read(const char* what);
   error broken(error e);
+  // A timeout error says which bound expired and what we waited for.
+  error timed_out(error e, bool reading) const;
 
   std::unique_ptr<stream> m_stream;
   std::string m_host;
@@ -118,6 +121,11 @@ private:
   std::size_t m_last_flight = 0;
   std::uint64_t m_configured_limit = 0; // max-message-size, for flights while none is known
   std::size_t m_internal = 0;           // queued replies that are ours (the probe's Expect.Close)
+  // Bytes of a request went out and not every reply is in: a failure now
+  // may leave a statement run (error::maybe_applied).
+  bool m_unanswered = false;
+  std::chrono::milliseconds m_read_timeout{0}, m_write_timeout{0};
+  bool m_handshaking = false; // connect-timeout bounds the waits, not read/write-timeout
 };
 
 } // namespace cdk::session

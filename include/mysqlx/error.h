@@ -14,9 +14,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mysqlx/detail/export.h>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 MYSQLX_NAMESPACE_BEGIN
 
@@ -55,12 +57,26 @@ public:
   /// True when the session cannot continue after this error (a broken
   /// connection, or a server error of severity FATAL).
   bool isFatal() const noexcept { return m_fatal; }
+  /// A connection error in the middle of a statement: true when its request
+  /// had gone out and its reply was not read, so the server may have applied
+  /// it; false when none of the call took effect (nothing was in flight, or a
+  /// split add() whose transaction never got to COMMIT). Always false for
+  /// other kinds of error. See README "What happens when the connection fails".
+  bool mayHaveBeenApplied() const noexcept { return m_maybe_applied; }
+  /// An add() that failed after the connector made ids for documents without
+  /// `_id`: those ids in document order, as Result::getGeneratedIds() would
+  /// have given them. Adding the same documents again with these ids is safe:
+  /// any that were stored fail with server error 5116. Empty otherwise.
+  const std::vector<std::string>& getGeneratedIds() const noexcept;
 
 private:
+  friend struct detail::access;
   std::uint32_t m_code = 0;
   char m_sql_state[6] = "HY000"; // fixed size: copying an Error never allocates
   Kind m_kind = Kind::CLIENT;
   bool m_fatal = false;
+  bool m_maybe_applied = false;
+  std::shared_ptr<const std::vector<std::string>> m_ids; // shared: copies never allocate
 };
 
 /// An error reported by the server. Retrying can help only for transient

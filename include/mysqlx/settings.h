@@ -63,7 +63,9 @@ struct SessionOption {
     SSL_CRLPATH,            ///< directory of revocation lists
     DOCID_MODE,             ///< ours: DocIdMode, who generates document ids
     MAX_MESSAGE_SIZE,       ///< ours: largest message the server accepts (default: asked)
-    LAST                    ///< not an option: one past the last
+    READ_TIMEOUT,  ///< ours: ms or a duration to wait for the server's reply; 0 (default): forever
+    WRITE_TIMEOUT, ///< ours: ms or a duration to wait for the server to take a request; 0: forever
+    LAST           ///< not an option: one past the last
   };
 };
 

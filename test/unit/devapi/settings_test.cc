@@ -41,7 +41,8 @@ TEST(SessionSettings, OptionListBecomesConnectOptions) {
       std::vector<std::string>{"TLSv1.3"}, SessionOption::CONNECT_TIMEOUT, std::chrono::seconds(3),
       SessionOption::DOCID_MODE, DocIdMode::CLIENT, SessionOption::MAX_MESSAGE_SIZE, 1 << 20,
       SessionOption::AUTH, AuthMethod::SHA256_MEMORY, SessionOption::COMPRESSION,
-      CompressionMode::DISABLED);
+      CompressionMode::DISABLED, SessionOption::READ_TIMEOUT, std::chrono::seconds(2),
+      SessionOption::WRITE_TIMEOUT, 700);
   const cdk::connect_options o = connect_options_of(s);
   ASSERT_EQ(o.hosts.size(), 1u);
   EXPECT_EQ(o.hosts[0].host, "db.example");
@@ -58,6 +59,8 @@ TEST(SessionSettings, OptionListBecomesConnectOptions) {
   EXPECT_EQ(o.max_incoming_size, 64u << 20); // what the server sends is not bound by it
   EXPECT_EQ(o.auth, cdk::auth_method::sha256_memory);
   EXPECT_EQ(o.compression, cdk::compression_mode::disabled);
+  EXPECT_EQ(o.read_timeout, std::chrono::milliseconds(2000));
+  EXPECT_EQ(o.write_timeout, std::chrono::milliseconds(700));
 }
 
 TEST(SessionSettings, DefaultsAreSecure) {
@@ -65,6 +68,9 @@ TEST(SessionSettings, DefaultsAreSecure) {
   EXPECT_EQ(o.tls.mode, cdk::ssl_mode::required);
   EXPECT_EQ(o.hosts[0].port, 33060);
   EXPECT_EQ(o.docids, cdk::docid_mode::auto_select);
+  // No read or write bound, as in the official connectors.
+  EXPECT_EQ(o.read_timeout.count(), 0);
+  EXPECT_EQ(o.write_timeout.count(), 0);
 }
 
 TEST(SessionSettings, ConvenienceConstructors) {
@@ -84,7 +90,8 @@ TEST(SessionSettings, ConvenienceConstructors) {
 
 TEST(SessionSettings, FromUri) {
   SessionSettings s(std::string("mysqlx://app:") + secret +
-                    "@db:1234/shop?ssl-mode=disabled&docid-mode=server&connect-timeout=500");
+                    "@db:1234/shop?ssl-mode=disabled&docid-mode=server&connect-timeout=500"
+                    "&read-timeout=250&write-timeout=125");
   EXPECT_EQ(s.find(SessionOption::HOST).get<std::string>(), "db");
   EXPECT_EQ(static_cast<int>(s.find(SessionOption::PORT)), 1234);
   EXPECT_EQ(s.find(SessionOption::PWD).get<std::string>(), secret);
@@ -95,6 +102,9 @@ TEST(SessionSettings, FromUri) {
   EXPECT_EQ(o.tls.mode, cdk::ssl_mode::disabled);
   EXPECT_EQ(o.docids, cdk::docid_mode::server);
   EXPECT_EQ(o.connect_timeout, std::chrono::milliseconds(500));
+  EXPECT_EQ(o.read_timeout, std::chrono::milliseconds(250));
+  EXPECT_EQ(o.write_timeout, std::chrono::milliseconds(125));
+  EXPECT_EQ(s.find(SessionOption::READ_TIMEOUT).get<std::string>(), "250");
 }
 
 TEST(SessionSettings, UriHostListsAndSrv) {
@@ -266,6 +276,11 @@ TEST(ClientSettings, PoolOptionsDefaultsAndOptionList) {
   EXPECT_EQ(p.queue_timeout, std::chrono::milliseconds(2000));
   EXPECT_EQ(p.max_idle_time, std::chrono::milliseconds(1500));
   EXPECT_EQ(connect_options_of(c).hosts[0].host, "h");
+  // Session options, the timeouts among them, apply to every pooled session.
+  ClientSettings t("mysqlx://u@h?read-timeout=900", ClientOption::POOL_MAX_SIZE, 2,
+                   SessionOption::WRITE_TIMEOUT, std::chrono::milliseconds(40));
+  EXPECT_EQ(connect_options_of(t).read_timeout, std::chrono::milliseconds(900));
+  EXPECT_EQ(connect_options_of(t).write_timeout, std::chrono::milliseconds(40));
 }
 
 TEST(ClientSettings, PoolOptionsFromJson) {

@@ -279,6 +279,24 @@ TEST(Stream, IoTimeoutBoundsReadsAndTheTlsHandshake) {
   done = true;
 }
 
+TEST(Stream, WriteTimeoutBoundsAWriteThePeerNeverReads) {
+  // A server that never reads: once the socket buffers are full, a write
+  // waits; the write bound ends it. Reads are bounded separately.
+  std::atomic<bool> done{false};
+  one_shot srv(test_server::listen_local(), [&done](cdk::socket_stream&) {
+    while (!done) std::this_thread::sleep_for(10ms);
+  });
+  auto s = cdk::connect_tcp("127.0.0.1", srv.port(), 2s);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s.value()->set_timeouts(0ms, 100ms));
+  const std::string chunk = pattern(std::size_t{1} << 20);
+  cdk::status st = cdk::ok();
+  for (int i = 0; i < 256 && st; ++i) st = s.value()->write(chunk); // at most 256 MiB
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.err().code, cdk::client_errc::timeout) << st.err().message;
+  done = true;
+}
+
 TEST(Listener, AcceptTimesOut) {
   auto l = test_server::listen_local();
   auto a = l.accept(50ms);

@@ -46,6 +46,8 @@ std::string render(const cdk::connect_options& o) {
   if (o.auth != d.auth) add(std::string("auth=") + k_auths[int(o.auth)]);
   if (o.connect_timeout != d.connect_timeout)
     add("timeout=" + std::to_string(o.connect_timeout.count()));
+  if (o.read_timeout != d.read_timeout) add("read=" + std::to_string(o.read_timeout.count()));
+  if (o.write_timeout != d.write_timeout) add("write=" + std::to_string(o.write_timeout.count()));
   if (o.send_connection_attributes != d.send_connection_attributes) add("attrs=off");
   std::string attrs;
   for (const auto& kv : o.connection_attributes)
@@ -108,6 +110,10 @@ const good_case k_good[] = {
     {"db?connect-timeout=0", "hosts=db:33060 timeout=0"},
     {"db?connect-timeout=00250", "hosts=db:33060 timeout=250"},
     {"db?connect-timeout=9223372036854", "hosts=db:33060 timeout=9223372036854"},
+    // read-timeout, write-timeout (ours): milliseconds, 0 waits forever
+    {"db?read-timeout=1500", "hosts=db:33060 read=1500"},
+    {"db?write-timeout=20&read-timeout=0", "hosts=db:33060 write=20"},
+    {"db?READ-TIMEOUT=9223372036854", "hosts=db:33060 read=9223372036854"},
     // connection attributes
     {"db?connection-attributes", "hosts=db:33060"},
     {"db?connection-attributes=", "hosts=db:33060"},
@@ -215,6 +221,10 @@ const bad_case k_bad[] = {
     {"db?auth=EXTERNAL", "option 'auth': EXTERNAL authentication is not supported"},
     {"db?auth=sha256_mem", "option 'auth': invalid value 'sha256_mem' (expected PLAIN, MYSQL41"},
     {"db?auth=", "option 'auth': invalid value ''"},
+    // read-timeout, write-timeout
+    {"db?read-timeout=-5", "option 'read-timeout': invalid value '-5' (expected a whole number"},
+    {"db?write-timeout=1.5",
+     "option 'write-timeout': invalid value '1.5' (expected a whole number"},
     // connect-timeout
     {"db?connect-timeout=-1",
      "option 'connect-timeout': invalid value '-1' (expected a whole number"},

@@ -112,9 +112,15 @@ TEST(connection, no_reachable_host_names_them_all) {
   auto c = connection::open(o);
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.err().origin, error_origin::connection);
-  // Highest priority first: the socket, then 127.0.0.1:1 (the last error).
-  EXPECT_NE(c.err().message.find("any of 2 hosts"), std::string::npos) << c.err().message;
-  EXPECT_NE(c.err().message.find("127.0.0.1:1"), std::string::npos) << c.err().message;
+  // Highest priority first: the socket, then 127.0.0.1:1, each with why.
+  const std::string& m = c.err().message;
+  EXPECT_NE(m.find("any of 2 hosts"), std::string::npos) << m;
+  const auto sock = m.find("/nonexistent/mysqlx.sock: Can't connect to local socket");
+  const auto tcp = m.find("127.0.0.1:1: Can't connect to 127.0.0.1:1");
+  ASSERT_NE(sock, std::string::npos) << m;
+  ASSERT_NE(tcp, std::string::npos) << m;
+  EXPECT_LT(sock, tcp) << m;
+  EXPECT_EQ(m.find(o.password), std::string::npos);
 }
 
 TEST(connection, max_incoming_size_bounds_incoming_frames) {
@@ -216,6 +222,84 @@ TEST(connection, read_reply_without_a_request_is_a_usage_error) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.err().code, client_errc::usage);
 }
+
+TEST(connection, connect_timeout_bounds_the_handshake_then_read_and_write_timeouts_apply) {
+  auto server = std::make_unique<fake_server>();
+  fake_server* fake = server.get();
+  connect_options o = options();
+  o.connect_timeout = std::chrono::milliseconds(1500);
+  o.read_timeout = std::chrono::milliseconds(250);
+  o.write_timeout = std::chrono::milliseconds(300);
+  auto c = open_with(std::move(server), o);
+  ASSERT_TRUE(c.ok()) << c.err().message;
+  using ms = std::chrono::milliseconds;
+  const std::vector<std::pair<ms, ms>> expected{{ms(1500), ms(1500)}, {ms(250), ms(300)}};
+  EXPECT_EQ(fake->timeouts, expected);
+}
+
+TEST(connection, a_broken_connection_with_a_request_in_flight_may_have_applied_it) {
+  auto server = std::make_unique<fake_server>();
+  fake_server* fake = server.get();
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE(statement(*c.value(), "").ok()); // answered: nothing in flight now
+  fake->max_message = 10;                      // the server closes on the next request
+  auto r = statement(*c.value(), std::string(100, 'x'));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().origin, error_origin::connection);
+  EXPECT_TRUE(r.err().maybe_applied);
+}
+
+TEST(connection, a_failed_handshake_applied_nothing) {
+  auto server = std::make_unique<fake_server>();
+  server->password = "another";
+  auto bad = open_with(std::move(server), options());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_FALSE(bad.err().maybe_applied);
+  auto server2 = std::make_unique<fake_server>();
+  server2->max_message = 10; // CapabilitiesSet is larger: closed mid-handshake
+  auto lost = open_with(std::move(server2), options());
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.err().origin, error_origin::connection);
+  EXPECT_FALSE(lost.err().maybe_applied);
+}
+
+// Replies a server out of step (or a hostile one) may send: each is a clear
+// connection error that closes the session, never a hang or a large
+// allocation.
+class bad_reply : public ::testing::TestWithParam<std::pair<const char*, std::string>> {};
+
+TEST_P(bad_reply, is_a_connection_error_that_closes_the_session) {
+  auto server = std::make_unique<fake_server>();
+  fake_server* fake = server.get();
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE(statement(*c.value(), "").ok());
+  fake->raw_reply = GetParam().second;
+  auto r = statement(*c.value(), "");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.err().origin, error_origin::connection);
+  EXPECT_EQ(r.err().code, client_errc::malformed_packet) << r.err().message;
+  EXPECT_TRUE(r.err().maybe_applied);
+  EXPECT_NE(r.err().message.find(GetParam().first), std::string::npos) << r.err().message;
+  EXPECT_FALSE(c.value()->is_open());
+}
+
+std::string raw_frame(std::uint8_t type, const std::string& payload) {
+  std::string out;
+  protocol::append_frame(out, type, payload);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    connection, bad_reply,
+    ::testing::Values(
+        // A frame header announcing 2 GiB: refused from the header alone.
+        std::make_pair("maximum message size", std::string("\xff\xff\xff\x7f\x0b", 5)),
+        // AuthenticateOk where a statement's reply should be.
+        std::make_pair("Mysqlx.Session.AuthenticateOk", raw_frame(4, "")),
+        // A notice whose payload is not a Notice.Frame.
+        std::make_pair("Mysqlx.Notice.Frame", raw_frame(11, std::string("\xff\xff\xff\xff", 4)))));
 
 } // namespace
 } // namespace cdk::session

@@ -29,6 +29,9 @@ public:
   // Set after the handshake: the next message gets no reply, only this
   // disconnection notice, and the connection closes (an idle timeout).
   std::optional<frame> closing_notice;
+  // Set after the handshake: the next message is answered with these raw
+  // bytes (a malformed or unexpected reply), and the connection stays open.
+  std::optional<std::string> raw_reply;
 
   status write(std::string_view bytes) override {
     if (m_closed) return error::connection(client_errc::lost_connection, "closed");
@@ -61,6 +64,12 @@ public:
   std::string tls_version() const override { return m_tls ? "TLSv1.3" : ""; }
   std::string tls_cipher() const override { return m_tls ? "TLS_AES_256_GCM_SHA384" : ""; }
   void close() noexcept override { m_closed = true; }
+  status set_timeouts(std::chrono::milliseconds read, std::chrono::milliseconds write) override {
+    timeouts.emplace_back(read, write);
+    return ok();
+  }
+  // Every set_timeouts() call, in order.
+  std::vector<std::pair<std::chrono::milliseconds, std::chrono::milliseconds>> timeouts;
 
 private:
   static std::string protocol_frame_bytes(const frame& f) {
@@ -86,6 +95,11 @@ private:
     if (closing_notice) {
       m_out += protocol_frame_bytes(*closing_notice);
       m_closed = true;
+      return;
+    }
+    if (raw_reply) {
+      m_out += *raw_reply;
+      raw_reply.reset();
       return;
     }
     switch (f.type) {
