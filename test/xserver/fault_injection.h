@@ -10,6 +10,8 @@
 //                                    announces 2 GiB, then the connection closes
 //   send_truncated_frame {}          the next reply stops halfway, then closes
 //
+// The faults apply to the bytes on the wire, after compression: a truncated
+// reply may be a cut Compression frame.
 // Each command itself is answered with StmtExecuteOk. MySQL has no such
 // namespace: this is a test server only.
 #pragma once

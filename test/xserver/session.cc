@@ -36,8 +36,10 @@ bool session::flush() {
     m_out.clear();
     return false;
   }
-  const bool close_after = m_faults.apply_to_reply(m_out.bytes());
   cdk::status st = m_compressor.wrap(m_out.bytes());
+  // Faults act on the bytes as they go on the wire: compressing a cut or
+  // absurd frame would fail, and the client would only see a close.
+  const bool close_after = st && m_faults.apply_to_reply(m_out.bytes());
   if (st) st = m_io->write(m_out.bytes());
   m_out.clear();
   if (!st && st.err().code == cdk::client_errc::timeout)
