@@ -1,0 +1,521 @@
+// What a call does when the connection fails under it. xserverd's fault
+// injection (test/xserver/fault_injection.h, switched on for one session's
+// connection through devapi/test_hooks.h) closes the connection after a
+// number of answered messages, after an Insert commits and before its reply,
+// delays a reply past read-timeout, or sends an absurd or truncated frame;
+// this binary's own xserverd (fixture xserver_dvfaults) takes the faults, so
+// no other test sees them. Host lists are tried against listeners in the
+// test that refuse, hang up mid-handshake or never answer.
+#include "devapi/test_hooks.h"
+#include "it_common.h"
+
+#include <arpa/inet.h>
+#include <atomic>
+#include <chrono>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace mysqlx;
+using detail::xserver_fault;
+
+namespace {
+
+std::string uri(const std::string& query = "") {
+  const std::string base = devapi_it::env_uri("MYSQLX_TEST_URI_FAULTS");
+  return query.empty() ? base : base + "?" + query;
+}
+
+// A broken session is closed: the next call says so, as a client error.
+void expect_closed(Session& s) {
+  try {
+    s.sql("SELECT 1").execute();
+    ADD_FAILURE() << "the session still answers after its connection broke";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), Error::Kind::CLIENT) << e.what();
+    EXPECT_NE(std::string(e.what()).find("closed"), std::string::npos) << e.what();
+  }
+}
+
+// Runs `call`, which must fail with a connection error; the session is
+// closed afterwards. Returns the error.
+template <typename F> Error connection_error_of(Session& s, F&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), Error::Kind::CONNECTION) << e.code() << " " << e.what();
+    EXPECT_TRUE(e.isConnectionError());
+    EXPECT_TRUE(e.isFatal());
+    expect_closed(s);
+    return e;
+  }
+  ADD_FAILURE() << "the call succeeded";
+  return Error("the call succeeded");
+}
+
+class FaultTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    m_schema = devapi_it::test_schema("dv_fault");
+    Session admin(uri());
+    admin.dropSchema(m_schema);
+    admin.createSchema(m_schema).createCollection("c");
+  }
+  void TearDown() override { Session(uri()).dropSchema(m_schema); }
+
+  // The session the test breaks; the connector makes the document ids.
+  static Session faulty(const std::string& more = "") {
+    return Session(uri("docid-mode=client" + (more.empty() ? "" : "&" + more)));
+  }
+  Collection coll(Session& s) const { return s.getSchema(m_schema).getCollection("c"); }
+  // Counted on a connection of its own.
+  std::uint64_t stored() const {
+    Session s(uri());
+    return devapi_it::count_rows(s, m_schema, "c");
+  }
+  // Adds each document again, with the id the failed add() made for it.
+  void readd(const std::vector<std::string>& docs, const std::vector<std::string>& ids) {
+    ASSERT_EQ(docs.size(), ids.size());
+    Session s(uri());
+    auto add = coll(s).add(std::vector<std::string>{});
+    for (std::size_t i = 0; i < docs.size(); ++i)
+      add.add(R"({"_id": ")" + ids[i] + "\", " + docs[i].substr(1));
+    add.execute();
+  }
+
+  std::string m_schema;
+};
+
+// --- a single add() ---------------------------------------------------------
+
+TEST_F(FaultTest, AddOnAConnectionClosedBeforeItFailsAndARetryWithItsIdsIsSafe) {
+  Session s = faulty();
+  xserver_fault(s, "close_after_messages", "count", 1);
+  s.sql("SELECT 1").execute(); // answered, then the server closes
+  Collection c = coll(s);
+  const std::vector<std::string> doc{R"({"n": 1})"};
+  Error e = connection_error_of(s, [&] { c.add(doc[0]).execute(); });
+  // The Insert went out and no reply came: the connector cannot know.
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  ASSERT_EQ(e.getGeneratedIds().size(), 1u);
+  EXPECT_EQ(e.getGeneratedIds()[0].size(), 32u);
+  EXPECT_EQ(stored(), 0u);
+  readd(doc, e.getGeneratedIds());
+  EXPECT_EQ(stored(), 1u);
+}
+
+TEST_F(FaultTest, AddWhoseReplyIsLostAfterItCommittedMayHaveBeenApplied) {
+  Session s = faulty();
+  Collection c = coll(s);
+  xserver_fault(s, "close_before_insert_ok");
+  const std::vector<std::string> docs{R"({"n": 1})", R"({"n": 2})"};
+  Error e = connection_error_of(s, [&] { c.add(docs[0], docs[1]).execute(); });
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  ASSERT_EQ(e.getGeneratedIds().size(), 2u);
+  EXPECT_EQ(stored(), 2u);
+  // The retry the ids allow: the server says the documents are there.
+  try {
+    readd(docs, e.getGeneratedIds());
+    ADD_FAILURE() << "documents stored twice";
+  } catch (const ServerError& dup) {
+    EXPECT_EQ(dup.code(), 5116u) << dup.what();
+  }
+  EXPECT_EQ(stored(), 2u);
+}
+
+TEST_F(FaultTest, AddAnsweredBeforeTheCloseSucceedsAndTheNextCallFails) {
+  Session s = faulty();
+  Collection c = coll(s);
+  xserver_fault(s, "close_after_messages", "count", 1);
+  Result r = c.add(R"({"n": 1})").execute();
+  EXPECT_EQ(r.getAffectedItemsCount(), 1u);
+  connection_error_of(s, [&] { c.find().execute().fetchAll(); });
+  EXPECT_EQ(stored(), 1u);
+}
+
+TEST_F(FaultTest, AddWithServerIdsCarriesNoIds) {
+  Session s(uri()); // 8.0 mode: the server makes the ids
+  Collection c = coll(s);
+  xserver_fault(s, "close_before_insert_ok");
+  Error e = connection_error_of(s, [&] { c.add(R"({"n": 1})").execute(); });
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  EXPECT_TRUE(e.getGeneratedIds().empty());
+  EXPECT_EQ(stored(), 1u);
+}
+
+// --- malformed replies --------------------------------------------------------
+
+TEST_F(FaultTest, AbsurdFrameLengthIsAMalformedPacketNotAnAllocation) {
+  Session s = faulty();
+  Collection c = coll(s);
+  xserver_fault(s, "send_absurd_length");
+  // The header announces 2 GiB; the session's limit (64 MiB) refuses it
+  // from the header alone.
+  Error e = connection_error_of(s, [&] { c.add(R"({"n": 1})").execute(); });
+  EXPECT_EQ(e.code(), errc::MALFORMED_PACKET) << e.what();
+  EXPECT_NE(std::string(e.what()).find("exceeds the maximum message size"), std::string::npos)
+      << e.what();
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  EXPECT_EQ(e.getGeneratedIds().size(), 1u);
+}
+
+TEST_F(FaultTest, TruncatedFrameIsALostConnection) {
+  Session s = faulty();
+  Collection c = coll(s);
+  xserver_fault(s, "send_truncated_frame");
+  Error e = connection_error_of(s, [&] { c.add(R"({"n": 1})").execute(); });
+  EXPECT_EQ(e.code(), errc::LOST_CONNECTION) << e.what();
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  EXPECT_EQ(stored(), 1u); // the Insert ran; only its reply was cut
+}
+
+// --- a split add(): all or nothing --------------------------------------------
+
+// Three documents of 40 000 bytes under max-message-size=65536: one per
+// Insert. The server sees START TRANSACTION, three Inserts, COMMIT.
+std::vector<std::string> split_docs() {
+  std::vector<std::string> out;
+  for (int i = 0; i < 3; ++i)
+    out.push_back(R"({"i": )" + std::to_string(i) + R"(, "pad": ")" + std::string(40000, 'p') +
+                  "\"}");
+  return out;
+}
+
+class SplitFaultTest : public FaultTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(SplitFaultTest, BreaksLeaveNothingAndARetryWithTheIdsStoresAll) {
+  // After 1: before the first part; 2, 3: between parts; 4: after the last
+  // part, with COMMIT sent and its reply never read.
+  const int answered = GetParam();
+  Session s = faulty("max-message-size=65536");
+  Collection c = coll(s);
+  xserver_fault(s, "close_after_messages", "count", static_cast<std::uint64_t>(answered));
+  const auto all = split_docs();
+  Error e = connection_error_of(s, [&] { c.add(all).execute(); });
+  // Before COMMIT went out the server rolls the transaction back; once it
+  // went out the connector cannot know.
+  EXPECT_EQ(e.mayHaveBeenApplied(), answered == 4) << e.what();
+  ASSERT_EQ(e.getGeneratedIds().size(), 3u);
+  EXPECT_EQ(stored(), 0u);
+  readd(all, e.getGeneratedIds());
+  EXPECT_EQ(stored(), 3u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AnsweredBeforeTheClose, SplitFaultTest, ::testing::Values(1, 2, 3, 4));
+
+TEST_F(FaultTest, SplitAddWhoseCommitWasAnsweredIsComplete) {
+  Session s = faulty("max-message-size=65536");
+  Collection c = coll(s);
+  xserver_fault(s, "close_after_messages", "count", 5);
+  const auto all = split_docs();
+  Result r = c.add(all).execute();
+  EXPECT_EQ(r.getAffectedItemsCount(), 3u);
+  EXPECT_EQ(r.getGeneratedIds().size(), 3u);
+  connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
+  EXPECT_EQ(stored(), 3u);
+}
+
+// --- a find being streamed ------------------------------------------------------
+
+class FindFaultTest : public FaultTest {
+protected:
+  void SetUp() override {
+    FaultTest::SetUp();
+    Session s(uri());
+    auto add = coll(s).add(std::vector<std::string>{});
+    for (int i = 0; i < 300; ++i)
+      add.add(R"({"i": )" + std::to_string(i) + R"(, "pad": ")" + std::string(1000, 'f') + "\"}");
+    add.execute();
+  }
+};
+
+TEST_F(FindFaultTest, CloseBeforeTheFind) {
+  Session s = faulty();
+  Collection c = coll(s);
+  xserver_fault(s, "close_after_messages", "count", 1);
+  s.sql("SELECT 1").execute();
+  connection_error_of(s, [&] { c.find().execute().fetchAll(); });
+}
+
+TEST_F(FindFaultTest, ReplyCutWhileRowsAreStreamed) {
+  Session s = faulty();
+  Collection c = coll(s);
+  xserver_fault(s, "send_truncated_frame");
+  std::size_t rows = 0;
+  connection_error_of(s, [&] {
+    DocResult r = c.find().execute();
+    while (r.fetchOne()) ++rows;
+  });
+  EXPECT_LT(rows, 300u);
+}
+
+TEST_F(FindFaultTest, CloseAfterTheWholeReplyKeepsItsRows) {
+  Session s = faulty();
+  Collection c = coll(s);
+  xserver_fault(s, "close_after_messages", "count", 1);
+  DocResult r = c.find().execute();
+  EXPECT_EQ(r.fetchAll().size(), 300u);
+  connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
+}
+
+// --- a prepared execute ---------------------------------------------------------
+
+class PreparedFaultTest : public FaultTest {
+protected:
+  // A find run twice: the second run prepared it, so the next is
+  // Prepare.Execute alone.
+  static CollectionFind prepared(Session& s, Collection& c) {
+    CollectionFind f = c.find("i = :i");
+    f.bind("i", 1).execute().fetchAll();
+    f.bind("i", 2).execute().fetchAll();
+    EXPECT_EQ(detail::prepared_stats_of(s).prepared, 1u);
+    return f;
+  }
+};
+
+TEST_F(PreparedFaultTest, CloseBeforeTheExecute) {
+  Session s = faulty();
+  Collection c = coll(s);
+  CollectionFind f = prepared(s, c);
+  xserver_fault(s, "close_after_messages", "count", 1);
+  s.sql("SELECT 1").execute();
+  connection_error_of(s, [&] { f.bind("i", 3).execute().fetchAll(); });
+}
+
+TEST_F(PreparedFaultTest, ExecuteWhoseReplyIsLateTimesOut) {
+  Session s = faulty("read-timeout=300");
+  Collection c = coll(s);
+  CollectionFind f = prepared(s, c);
+  xserver_fault(s, "delay_reply", "ms", 3000);
+  Error e = connection_error_of(s, [&] { f.bind("i", 3).execute().fetchAll(); });
+  EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+  EXPECT_NE(std::string(e.what()).find("read-timeout=300 ms"), std::string::npos) << e.what();
+}
+
+TEST_F(PreparedFaultTest, CloseAfterTheExecute) {
+  Session s = faulty();
+  Collection c = coll(s);
+  CollectionFind f = prepared(s, c);
+  xserver_fault(s, "close_after_messages", "count", 1);
+  f.bind("i", 3).execute().fetchAll();
+  EXPECT_EQ(detail::prepared_stats_of(s).executed, 2u);
+  connection_error_of(s, [&] { f.bind("i", 4).execute().fetchAll(); });
+}
+
+// --- a transaction's COMMIT -----------------------------------------------------
+
+TEST_F(FaultTest, CommitOnAClosedConnectionLeavesTheTransactionRolledBack) {
+  Session s = faulty();
+  Collection c = coll(s);
+  s.startTransaction();
+  c.add(R"({"n": 1})").execute();
+  xserver_fault(s, "close_after_messages", "count", 1);
+  s.sql("SELECT 1").execute();
+  Error e = connection_error_of(s, [&] { s.commit(); });
+  EXPECT_TRUE(e.mayHaveBeenApplied()); // COMMIT went out: the connector cannot know
+  EXPECT_EQ(stored(), 0u);             // the server rolled back, as MySQL does
+}
+
+TEST_F(FaultTest, CommitWhoseReplyIsLateTimesOutAndMayHaveBeenApplied) {
+  Session s = faulty("read-timeout=300");
+  Collection c = coll(s);
+  s.startTransaction();
+  c.add(R"({"n": 1})").execute();
+  xserver_fault(s, "delay_reply", "ms", 1500);
+  Error e = connection_error_of(s, [&] { s.commit(); });
+  EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  // It was: the server committed and only its reply was late.
+  std::uint64_t n = 0;
+  for (int i = 0; i < 100 && n == 0; ++i) {
+    n = stored();
+    if (n == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(n, 1u);
+}
+
+TEST_F(FaultTest, CommitAnsweredBeforeTheCloseIsDurable) {
+  Session s = faulty();
+  Collection c = coll(s);
+  s.startTransaction();
+  c.add(R"({"n": 1})").execute();
+  xserver_fault(s, "close_after_messages", "count", 1);
+  s.commit();
+  connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
+  EXPECT_EQ(stored(), 1u);
+}
+
+// --- read-timeout and write-timeout ---------------------------------------------
+
+TEST_F(FaultTest, ReadTimeoutFromTheUriFailsASilentServer) {
+  Session s = faulty("read-timeout=200");
+  xserver_fault(s, "delay_reply", "ms", 3000);
+  Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
+  EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+  EXPECT_NE(std::string(e.what()).find("read-timeout=200 ms"), std::string::npos) << e.what();
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+}
+
+TEST_F(FaultTest, ReadTimeoutAsASessionOption) {
+  Session s(SessionOption::URI, uri(), SessionOption::READ_TIMEOUT, std::chrono::milliseconds(200));
+  xserver_fault(s, "delay_reply", "ms", 3000);
+  Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
+  EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+}
+
+TEST_F(FaultTest, ALateReplyWithinTheReadTimeoutIsRead) {
+  Session s = faulty("read-timeout=5000");
+  xserver_fault(s, "delay_reply", "ms", 300);
+  EXPECT_EQ(s.sql("SELECT 7").execute().fetchOne()[0].get<int>(), 7);
+}
+
+// The pool drops the connection a timeout broke; the next session works.
+TEST_F(FaultTest, PoolDiscardsAConnectionThatTimedOut) {
+  Client pool(uri(), ClientOption::POOL_MAX_SIZE, 1, SessionOption::READ_TIMEOUT, 200);
+  {
+    Session s = pool.getSession();
+    xserver_fault(s, "delay_reply", "ms", 3000);
+    Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
+    EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+  }
+  Session next = pool.getSession();
+  EXPECT_EQ(next.sql("SELECT 2").execute().fetchOne()[0].get<int>(), 2);
+}
+
+TEST_F(FaultTest, PoolDiscardsAConnectionThatClosed) {
+  Client pool(uri("docid-mode=client"), ClientOption::POOL_MAX_SIZE, 1);
+  std::vector<std::string> ids;
+  {
+    Session s = pool.getSession();
+    Collection c = coll(s);
+    xserver_fault(s, "close_before_insert_ok");
+    Error e = connection_error_of(s, [&] { c.add(R"({"n": 1})").execute(); });
+    ids = e.getGeneratedIds();
+  }
+  Session next = pool.getSession();
+  Collection c = coll(next);
+  ASSERT_EQ(ids.size(), 1u);
+  EXPECT_EQ(c.find("_id = :id").bind("id", ids[0]).execute().count(), 1u);
+}
+
+// --- fail-over ------------------------------------------------------------------
+
+// A TCP socket bound to 127.0.0.1 at a port the kernel picks; `port` is
+// set to it. Listening when `backlog` > 0.
+int bound_loopback(int backlog, int& port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      (backlog > 0 && ::listen(fd, backlog) != 0) ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+    throw std::runtime_error("cannot bind or listen on 127.0.0.1");
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
+// A port nothing listens on: bound, then released.
+int refusing_port() {
+  int port = 0;
+  ::close(bound_loopback(0, port));
+  return port;
+}
+
+// A listener that hangs up on each client after its first request (a
+// server dying mid-handshake), or one that never accepts: the kernel
+// completes the TCP handshake, so the client connects and then waits for a
+// server that never speaks.
+class listener {
+public:
+  enum class behaviour { hang_up, silent };
+  explicit listener(behaviour b) : m_fd(bound_loopback(8, m_port)) {
+    if (b == behaviour::hang_up) m_thread = std::thread([this] { hang_up_loop(); });
+  }
+  ~listener() {
+    ::shutdown(m_fd, SHUT_RDWR);
+    ::close(m_fd);
+    if (m_thread.joinable()) m_thread.join();
+  }
+  listener(const listener&) = delete;
+  listener& operator=(const listener&) = delete;
+  int port() const { return m_port; }
+  int accepted() const { return m_accepted.load(); }
+
+private:
+  void hang_up_loop() {
+    for (;;) {
+      int c = ::accept(m_fd, nullptr, nullptr);
+      if (c < 0) return;
+      ++m_accepted;
+      char buf[64];
+      (void)::recv(c, buf, sizeof buf, 0);
+      ::close(c);
+    }
+  }
+  int m_port = 0;
+  int m_fd;
+  std::atomic<int> m_accepted{0};
+  std::thread m_thread;
+};
+
+std::string entry(int port, int priority) {
+  return "(address=127.0.0.1:" + std::to_string(port) + ",priority=" + std::to_string(priority) +
+         ")";
+}
+
+// "mysqlx://xtest:xtest-pw@" of the test server's URI, and its port.
+std::string user_part() {
+  const std::string u = uri();
+  return u.substr(0, u.find('@') + 1);
+}
+int server_port() {
+  const std::string u = uri();
+  return std::stoi(u.substr(u.rfind(':') + 1));
+}
+
+TEST(Failover, MovesOnInPriorityOrderAndProbesTheNewHost) {
+  listener dying(listener::behaviour::hang_up), silent(listener::behaviour::silent);
+  const int refused = refusing_port();
+  // Listed out of order: priorities decide.
+  const std::string hosts = "[" + entry(server_port(), 10) + "," + entry(dying.port(), 90) + "," +
+                            entry(refused, 100) + "," + entry(silent.port(), 80) + "]";
+  Session s(user_part() + hosts + "?connect-timeout=500");
+  EXPECT_EQ(dying.accepted(), 1);
+  const std::string schema = devapi_it::test_schema("dv_failover");
+  s.dropSchema(schema);
+  Collection c = s.createSchema(schema).createCollection("c");
+  // The docid probe ran on the server reached: an 8.0-mode server makes ids.
+  DocIdList ids = c.add(R"({"n": 1})").execute().getGeneratedIds();
+  ASSERT_EQ(ids.size(), 1u);
+  EXPECT_EQ(ids[0].size(), 28u);
+  s.dropSchema(schema);
+}
+
+TEST(Failover, TheLastErrorNamesEveryHostAndWhy) {
+  listener dying(listener::behaviour::hang_up), silent(listener::behaviour::silent);
+  const int refused = refusing_port();
+  const std::string hosts = "[" + entry(silent.port(), 20) + "," + entry(dying.port(), 50) + "," +
+                            entry(refused, 70) + "]";
+  try {
+    Session s(user_part() + hosts + "?connect-timeout=400");
+    FAIL() << "connected to a host that does not serve";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(e.kind(), Error::Kind::CONNECTION) << m;
+    const auto p1 = m.find("127.0.0.1:" + std::to_string(refused) + ": Can't connect");
+    const auto p2 = m.find("127.0.0.1:" + std::to_string(dying.port()) + ": Lost connection");
+    const auto p3 = m.find("127.0.0.1:" + std::to_string(silent.port()) + ": Timed out");
+    ASSERT_NE(p1, std::string::npos) << m;
+    ASSERT_NE(p2, std::string::npos) << m;
+    ASSERT_NE(p3, std::string::npos) << m;
+    EXPECT_LT(p1, p2) << m;
+    EXPECT_LT(p2, p3) << m;
+    EXPECT_NE(m.find("connect-timeout=400 ms"), std::string::npos) << m;
+    EXPECT_EQ(m.find("xtest-pw"), std::string::npos) << m;
+  }
+}
+
+} // namespace
