@@ -7,6 +7,8 @@
 #                  package and mysqlx.pc. It depends on the exact libmysqlx1
 #                  and on the -dev packages the static library links with.
 #
+#   mysqlx-tools   mysqlx-import and docid-explain (tools/), on libmysqlx1.
+#
 # Depends of libmysqlx1 come from dpkg-shlibdeps: they name exactly the
 # libraries libmysqlx.so.1 has as NEEDED.
 set(MYSQLX_PACKAGE_MAINTAINER "mysqlx developers <mysqlx@localhost>" CACHE STRING
@@ -21,11 +23,12 @@ set(CPACK_PACKAGE_CONTACT "${MYSQLX_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "")
 set(CPACK_GENERATOR DEB)
 set(CPACK_SOURCE_GENERATOR "")
-# Only the two components; install rules of other parts of the tree (none
-# today) stay out of the packages.
-set(CPACK_COMPONENTS_ALL runtime dev)
+# Only these components; install rules of other parts of the tree stay out
+# of the packages.
+set(CPACK_COMPONENTS_ALL runtime dev tools)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENT_DEV_DEPENDS runtime)
+set(CPACK_COMPONENT_TOOLS_DEPENDS runtime)
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
 # DESTDIR staging keeps CMAKE_INSTALL_PREFIX=/usr during the install, so
 # mysqlx.pc (written at install time) says prefix=/usr.
@@ -62,5 +65,22 @@ and tables over MySQL's X Protocol, with server-generated document ids.
 
 This package contains the headers, the static library, the CMake package
 (find_package(mysqlx)) and the pkg-config file (mysqlx.pc).")
+
+set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME mysqlx-tools)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION database)
+# The tools' Depends: libmysqlx1 (= version) from the component dependency,
+# the rest (libc6, libstdc++6, ...) from dpkg-shlibdeps. libmysqlx.so.1 is
+# not installed on the build machine: dpkg-shlibdeps finds it in the build
+# tree, and CPack runs it with --ignore-missing-info for it.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
+get_target_property(mysqlx_lib_dir mysqlx BINARY_DIR)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${mysqlx_lib_dir})
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION
+    "C++ connector for MySQL's X Protocol and X DevAPI (command-line tools)
+Tools built on libmysqlx:
+ mysqlx-import  imports JSON documents (JSON lines or arrays, files or
+                standard input, streamed) into a document collection, in
+                atomic batches over one or more sessions;
+ docid-explain  tells what a document _id is and what it encodes.")
 
 include(CPack)

@@ -13,6 +13,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 MYSQLX_BUILD_DIR=$build "$here/../package.sh" "$out"
 runtime=$(ls "$out"/libmysqlx1_*.deb 2>/dev/null) || fail "no libmysqlx1 package"
 dev=$(ls "$out"/libmysqlx-dev_*.deb 2>/dev/null) || fail "no libmysqlx-dev package"
+tools=$(ls "$out"/mysqlx-tools_*.deb 2>/dev/null) || fail "no mysqlx-tools package"
 
 field() { dpkg-deb -f "$1" "$2"; }
 # has_dep "<Depends field>" <package>: the package is one of the relations.
@@ -67,16 +68,36 @@ for p in libprotobuf-dev libssl-dev zlib1g-dev libzstd-dev liblz4-dev; do
   has_dep "$dev_depends" "$p" || fail "libmysqlx-dev does not depend on $p"
 done
 
+# Tools contents and Depends: the programs, on this very libmysqlx1.
+tools_files=$(dpkg-deb -c "$tools" | awk '{print $6}' | grep -v '/$')
+for f in ./usr/bin/mysqlx-import ./usr/bin/docid-explain; do
+  echo "$tools_files" | grep -qx "$f" || fail "mysqlx-tools lacks $f"
+done
+echo "$tools_files" | grep -E '\.h$|\.a$|\.so' && fail "mysqlx-tools has library or development files"
+echo "$rt_files$dev_files" | grep -E '/bin/' && fail "a library package has programs"
+tools_depends=$(field "$tools" Depends)
+echo "mysqlx-tools $(field "$tools" Version) Depends: $tools_depends"
+grep -q "libmysqlx1 (= $version)" <<<"$tools_depends" || fail "mysqlx-tools does not depend on libmysqlx1 (= $version)"
+has_dep "$tools_depends" libstdc++6 || fail "mysqlx-tools does not depend on libstdc++6 (dpkg-shlibdeps)"
+
 # Installable here: apt resolves their dependencies (simulation, no change).
 if command -v apt-get >/dev/null; then
-  apt-get install --simulate --no-install-recommends "$runtime" "$dev" >"$tmp/apt.log" 2>&1 ||
+  apt-get install --simulate --no-install-recommends "$runtime" "$dev" "$tools" >"$tmp/apt.log" 2>&1 ||
     { cat "$tmp/apt.log" >&2; fail "apt cannot install the packages"; }
-  grep -E '^Inst libmysqlx' "$tmp/apt.log" || fail "apt would not install them"
+  grep -E '^Inst (libmysqlx|mysqlx-tools)' "$tmp/apt.log" || fail "apt would not install them"
 fi
 
 rm -rf "$root"
 mkdir -p "$root"
 dpkg-deb -x "$runtime" "$root"
 dpkg-deb -x "$dev" "$root"
+dpkg-deb -x "$tools" "$root"
+# The unpacked programs run on the unpacked library (no RPATH: /usr/lib/<triplet>
+# is on the loader's path once installed).
+readelf -d "$root/usr/bin/mysqlx-import" | grep -q 'RUNPATH\|RPATH' && fail "mysqlx-import has an RPATH"
+LD_LIBRARY_PATH=$(dirname "$(find "$root" -name libmysqlx.so.1)") \
+  "$root/usr/bin/mysqlx-import" --help | grep -q -- '--skip-invalid' || fail "mysqlx-import --help does not run"
+"$root/usr/bin/docid-explain" 00006075f6810000000000000006 | grep -Eq 'serial +6' ||
+  fail "docid-explain does not run"
 grep -qx 'prefix=/usr' "$root"/usr/lib/*/pkgconfig/mysqlx.pc || fail "mysqlx.pc in the .deb is not for /usr"
 echo "unpacked into $root"

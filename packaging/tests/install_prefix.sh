@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Setup fixture of the packaging tests: `cmake --install` of the runtime and
-# dev components into a fresh prefix, then checks of what landed there.
+# Setup fixture of the packaging tests: `cmake --install` of the runtime, dev and
+# tools components into a fresh prefix, then checks of what landed there.
 #   install_prefix.sh <build dir> <source dir> <prefix>
 set -euo pipefail
 trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
@@ -48,4 +48,13 @@ done
 pc=$libdir/pkgconfig/mysqlx.pc
 [ -f "$pc" ] || fail "no $pc"
 grep -qx "prefix=$prefix" "$pc" || fail "$pc does not say prefix=$prefix"
+# The tools, linked against libmysqlx.so.1 as a user program is.
+for t in mysqlx-import docid-explain; do
+  [ -x "$prefix/bin/$t" ] || fail "no $prefix/bin/$t"
+done
+readelf -d "$prefix/bin/mysqlx-import" | grep -q 'NEEDED.*\[libmysqlx\.so\.1\]' ||
+  fail "mysqlx-import does not link libmysqlx.so.1"
+LD_LIBRARY_PATH=$libdir "$prefix/bin/mysqlx-import" --help | grep -q -- '--parallel' ||
+  fail "the installed mysqlx-import does not run"
+echo "tools: mysqlx-import, docid-explain"
 echo "install into $prefix: ok"
