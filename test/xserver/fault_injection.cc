@@ -23,6 +23,10 @@ bool fault_plan::apply_to_reply(std::string& bytes) {
     bytes.resize(bytes.size() / 2);
     return true;
   }
+  if (!prefix.empty()) {
+    bytes.insert(0, prefix);
+    prefix.clear();
+  }
   return false;
 }
 
@@ -60,6 +64,15 @@ session::fault_command(const std::string& cmd,
     m_out.stmt_ok();
     flush();
     m_faults.delay_ms = static_cast<std::uint32_t>(*ms);
+    return std::nullopt;
+  } else if (cmd == "send_garbage_notice" || cmd == "send_wrong_type") {
+    m_out.stmt_ok();
+    flush();
+    // Plain frames: a client takes them between compressed ones. 0xff bytes
+    // are an unterminated protobuf tag; type 4 is Session.AuthenticateOk.
+    m_faults.prefix = cmd == "send_garbage_notice"
+                          ? std::string("\x05\0\0\0\x0b\xff\xff\xff\xff", 9)
+                          : std::string("\x01\0\0\0\x04", 5);
     return std::nullopt;
   } else if (cmd == "send_absurd_length" || cmd == "send_truncated_frame") {
     m_out.stmt_ok();

@@ -9,6 +9,10 @@
 //   send_absurd_length {}            the next reply is a frame header that
 //                                    announces 2 GiB, then the connection closes
 //   send_truncated_frame {}          the next reply stops halfway, then closes
+//   send_garbage_notice {}           the next reply comes after a Notice frame
+//                                    whose payload does not decode; stays open
+//   send_wrong_type {}               the next reply comes after an unasked-for
+//                                    Session.AuthenticateOk; stays open
 //
 // The faults apply to the bytes on the wire, after compression: a truncated
 // reply may be a cut Compression frame.
@@ -28,6 +32,8 @@ struct fault_plan {
   std::uint32_t delay_ms = 0;
   bool absurd_length = false;
   bool truncate = false;
+  // Frames sent in front of the next reply (garbage notice, wrong type).
+  std::string prefix;
 
   // What the next flush of `bytes` must do; returns true if the connection
   // must close after it. Clears the one-shot faults it applied.

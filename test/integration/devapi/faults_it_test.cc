@@ -170,6 +170,26 @@ TEST_F(FaultTest, TruncatedFrameIsALostConnection) {
   EXPECT_EQ(stored(), 1u); // the Insert ran; only its reply was cut
 }
 
+// A notice that does not decode, and a message no request asked for, in
+// front of a reply: the connection is left open, so a connector that skipped
+// them would read the reply and succeed.
+TEST_F(FaultTest, GarbageNoticeIsAMalformedPacket) {
+  Session s = faulty();
+  xserver_fault(s, "send_garbage_notice");
+  Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
+  EXPECT_EQ(e.code(), errc::MALFORMED_PACKET) << e.what();
+  EXPECT_NE(std::string(e.what()).find("Mysqlx.Notice.Frame"), std::string::npos) << e.what();
+}
+
+TEST_F(FaultTest, ReplyOfTheWrongTypeIsAMalformedPacket) {
+  Session s = faulty();
+  xserver_fault(s, "send_wrong_type");
+  Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
+  EXPECT_EQ(e.code(), errc::MALFORMED_PACKET) << e.what();
+  EXPECT_NE(std::string(e.what()).find("Mysqlx.Session.AuthenticateOk"), std::string::npos)
+      << e.what();
+}
+
 // --- a split add(): all or nothing --------------------------------------------
 
 // Three documents of 40 000 bytes under max-message-size=65536: one per

@@ -102,5 +102,24 @@ TEST(Fault, AbsurdLengthAndTruncatedFrame) {
   }
 }
 
+TEST(Fault, GarbageNoticeAndWrongTypeComeBeforeTheReply) {
+  xclient g = authed();
+  fault(g, "send_garbage_notice");
+  const auto got = g.sql("SELECT 1");
+  ASSERT_GE(got.size(), 2u);
+  EXPECT_TRUE(is(got[0], server_msg::notice)) << describe(got);
+  EXPECT_EQ(got[0].payload, std::string(4, '\xff'));
+  EXPECT_TRUE(is(got.back(), server_msg::sql_stmt_execute_ok)) << describe(got);
+  EXPECT_TRUE(is(g.sql("SELECT 2").back(), server_msg::sql_stmt_execute_ok)); // still open
+
+  xclient w = authed();
+  fault(w, "send_wrong_type");
+  const auto first = w.sql("SELECT 1"); // xclient's reader stops at the AuthenticateOk
+  ASSERT_EQ(first.size(), 1u) << describe(first);
+  EXPECT_TRUE(is(first[0], server_msg::sess_authenticate_ok));
+  EXPECT_TRUE(is(w.reply().back(), server_msg::sql_stmt_execute_ok)); // then the reply itself
+  EXPECT_TRUE(is(w.sql("SELECT 2").back(), server_msg::sql_stmt_execute_ok));
+}
+
 } // namespace
 } // namespace xtest
