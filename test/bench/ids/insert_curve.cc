@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
      << "set title '" << o.docs << " documents of ~120 bytes, batches of " << o.batch
      << "; InnoDB through xserverd'\n"
      << "set xlabel 'documents in the collection'\nset ylabel 'seconds per batch'\n"
-     << "set format x '%.0s%c'\nset logscale y\nset grid\nset key top left box opaque\n"
+     << "set format x '%.1s%c'\nset logscale y\nset grid\nset key top left box opaque\n"
      << "plot ";
   std::printf("[\n");
   bool first = true;

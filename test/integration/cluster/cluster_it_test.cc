@@ -292,3 +292,133 @@ TEST(Cluster, ACertificationConflictIsAServerErrorAndTheRetryWorks) {
         << i;
   }
 }
+
+namespace {
+
+std::string host_list() {
+  std::string uri = "mysqlx://xtest:xtest-pw@[";
+  for (int i = 1; i <= members; ++i)
+    uri += std::string(i > 1 ? "," : "") +
+           "(address=127.0.0.1:" + std::to_string(first_port() + i - 1) +
+           ",priority=" + std::to_string(100 - 10 * i) + ")";
+  return uri + "]";
+}
+
+// What a writer saw while the member it used died.
+struct failover_run {
+  std::vector<std::string> acked;       // ids of adds that returned
+  std::vector<std::string> maybe;       // ids of the add that failed, if it may have run
+  std::set<std::string> prefixes_after; // prefixes of server ids acknowledged after the failure
+  std::set<std::int64_t> members_after; // the member (its prefix) of each session opened after it
+  int connection_errors = 0;
+  int maybe_applied = 0; // connection errors that said the add may have run
+  std::string other_errors;
+};
+
+// Adds batches of 10 through `open_session` (a host list or a pool) while
+// member 1, the first in priority, is killed 300 ms in; goes on until 30
+// batches went through after the failure, opening a new session after each
+// error as an application would.
+template <typename Open> failover_run write_through_a_crash(const std::string& schema, Open open) {
+  failover_run run;
+  std::thread killer([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ctl("kill-member", 1);
+  });
+  int after = 0;
+  std::unique_ptr<Session> s;
+  for (int b = 0; b < 5000 && after < 30; ++b) {
+    try {
+      if (!s) {
+        s = open();
+        if (run.connection_errors)
+          run.members_after.insert(scalar(*s, "SELECT @@mysqlx_document_id_unique_prefix"));
+      }
+      Result r = s->getSchema(schema).getCollection("docs").add(batch(10, "f")).execute();
+      for (const auto& id : r.getGeneratedIds()) {
+        run.acked.push_back(id);
+        if (run.connection_errors && id.size() == 28) run.prefixes_after.insert(id.substr(0, 4));
+      }
+      if (run.connection_errors) ++after;
+    } catch (const Error& e) {
+      s.reset();
+      if (e.kind() != Error::Kind::CONNECTION) {
+        run.other_errors += std::string(e.what()) + "; ";
+        continue;
+      }
+      ++run.connection_errors;
+      if (e.mayHaveBeenApplied()) ++run.maybe_applied;
+      if (e.mayHaveBeenApplied())
+        run.maybe.insert(run.maybe.end(), e.getGeneratedIds().begin(), e.getGeneratedIds().end());
+    }
+  }
+  killer.join();
+  return run;
+}
+
+// Every acknowledged document is stored exactly once; the add that failed
+// is stored whole or not at all, and only if its error said it might have
+// run. With the connector's ids the error carries them: the extra documents
+// are exactly those.
+void expect_stored_once(const std::string& schema, const failover_run& run) {
+  const std::string table = "`" + schema + "`.docs";
+  Session s(member_uri(2));
+  auto in = [](const std::vector<std::string>& ids) {
+    std::string list;
+    for (const auto& id : ids) list += (list.empty() ? "'" : ",'") + id + "'";
+    return list.empty() ? std::string("''") : list;
+  };
+  EXPECT_EQ(scalar(s, "SELECT COUNT(*) FROM " + table + " WHERE _id IN (" + in(run.acked) + ")"),
+            static_cast<std::int64_t>(run.acked.size()));
+  const auto total = scalar(s, "SELECT COUNT(*) FROM " + table);
+  EXPECT_EQ(scalar(s, "SELECT COUNT(DISTINCT _id) FROM " + table), total) << "an id repeats";
+  const auto extra = total - static_cast<std::int64_t>(run.acked.size());
+  EXPECT_TRUE(extra == 0 || (extra == 10 && run.maybe_applied > 0))
+      << extra << " documents stored that no add() acknowledged";
+  if (!run.maybe.empty()) {
+    EXPECT_EQ(scalar(s, "SELECT COUNT(*) FROM " + table + " WHERE _id IN (" + in(run.maybe) + ")"),
+              extra);
+  }
+}
+
+void restart_member_1() {
+  ctl("start-member", 1);
+  Session s(member_uri(1));
+  EXPECT_TRUE(eventually([&] { return status(s, "wsrep_cluster_size") == "3"; }));
+}
+
+} // namespace
+
+// A session over a host list keeps adding while the member it uses dies:
+// the failed call is a connection error, the next session goes to the next
+// member by priority, which makes the ids from then on (its prefix), and no
+// acknowledged document is lost or stored twice.
+TEST(Cluster, AWriterOverAHostListFailsOverWhenItsMemberDies) {
+  const std::string schema = fresh_schema();
+  failover_run run =
+      write_through_a_crash(schema, [] { return std::make_unique<Session>(host_list()); });
+  EXPECT_EQ(run.other_errors, "");
+  EXPECT_EQ(run.connection_errors, 1) << "one failed call, then the next member";
+  EXPECT_EQ(run.members_after, (std::set<std::int64_t>{2}));
+  EXPECT_EQ(run.prefixes_after, (std::set<std::string>{hex4(2)}));
+  expect_stored_once(schema, run);
+  restart_member_1();
+}
+
+// The same through a Client, with the connector's ids: the pool drops the
+// dead connection, its next getSession() goes to the next member, and the
+// failed add's error carries the ids it gave the documents.
+TEST(Cluster, APoolOverAHostListFailsOverWhenItsMemberDies) {
+  const std::string schema = fresh_schema();
+  Client pool(host_list() + "?docid-mode=client", ClientOption::POOL_MAX_SIZE, 2);
+  failover_run run =
+      write_through_a_crash(schema, [&] { return std::make_unique<Session>(pool.getSession()); });
+  EXPECT_EQ(run.other_errors, "");
+  EXPECT_GE(run.connection_errors, 1);
+  EXPECT_EQ(run.members_after, (std::set<std::int64_t>{2}));
+  if (run.maybe_applied) {
+    EXPECT_EQ(run.maybe.size(), 10u * run.maybe_applied);
+  }
+  expect_stored_once(schema, run);
+  restart_member_1();
+}
