@@ -353,6 +353,8 @@ template <typename Open> failover_run write_through_a_crash(const std::string& s
     }
   }
   killer.join();
+  std::fprintf(stderr, "%zu documents acknowledged, %d connection errors (%d: may have run)\n",
+               run.acked.size(), run.connection_errors, run.maybe_applied);
   return run;
 }
 
