@@ -390,6 +390,22 @@ TEST_F(FaultTest, ALateReplyWithinTheReadTimeoutIsRead) {
   EXPECT_EQ(s.sql("SELECT 7").execute().fetchOne()[0].get<int>(), 7);
 }
 
+TEST_F(FaultTest, WriteTimeoutFailsAServerThatStoppedReading) {
+  // The server sleeps before answering START TRANSACTION and reads nothing
+  // meanwhile; the split add's 40 parts of 1 MB, all sent before any reply
+  // is read, fill the socket buffers. Uncompressed, so they stay 40 MB.
+  Session s = faulty("compression=disabled&max-message-size=1100000&write-timeout=300");
+  Collection c = coll(s);
+  xserver_fault(s, "delay_reply", "ms", 3000);
+  const std::vector<std::string> docs(40, R"({"pad": ")" + std::string(1000000, 'w') + "\"}");
+  Error e = connection_error_of(s, [&] { c.add(docs).execute(); });
+  EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+  EXPECT_NE(std::string(e.what()).find("write-timeout=300 ms"), std::string::npos) << e.what();
+  EXPECT_FALSE(e.mayHaveBeenApplied()); // before COMMIT: rolled back
+  EXPECT_EQ(e.getGeneratedIds().size(), 40u);
+  EXPECT_EQ(stored(), 0u);
+}
+
 // The pool drops the connection a timeout broke; the next session works.
 TEST_F(FaultTest, PoolDiscardsAConnectionThatTimedOut) {
   Client pool(uri(), ClientOption::POOL_MAX_SIZE, 1, SessionOption::READ_TIMEOUT, 200);
