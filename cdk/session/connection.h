@@ -12,7 +12,10 @@
 // Errors: open() fails with the handshake's error (server errors keep their
 // code and SQLSTATE); no error text contains the password. After a fatal
 // error (I/O, malformed frame, FATAL server error) the stream is closed and
-// every later call returns that error.
+// every later call returns that error. That error's maybe_applied is set
+// when bytes of a request had gone out and not every reply was read.
+// Timeouts: connect_timeout bounds each wait during open(), then
+// read_timeout / write_timeout (options.h); one that expires is fatal.
 // Thread safety: none; one thread uses a connection at a time.
 #pragma once
 
