@@ -133,7 +133,9 @@ public:
     msg << b.range() << ": the batch of " << b.docs.size() << " documents failed: " << e.what();
     if (e.code() != 0) msg << " (error " << e.code() << ")";
     m_failure = msg.str();
-    m_uncertain = e.isConnectionError() ? b.docs.size() : 0;
+    // A batch whose request went out without a reply: stored or not, the
+    // connector cannot know (for --replace batches, only the COMMIT's is).
+    m_uncertain = e.mayHaveBeenApplied() ? b.docs.size() : 0;
   }
 
   std::uint64_t documents() const { return m_documents_atomic.load(std::memory_order_relaxed); }
