@@ -47,6 +47,21 @@ TEST(ErrorMapping, ConnectionErrors) {
   EXPECT_TRUE(e.isConnectionError());
   EXPECT_TRUE(e.isFatal());
   EXPECT_EQ(e.sqlState(), "HY000");
+  EXPECT_FALSE(e.mayHaveBeenApplied()); // nothing was in flight
+  EXPECT_TRUE(e.getGeneratedIds().empty());
+}
+
+TEST(ErrorMapping, AConnectionErrorSaysWhetherTheRequestMayHaveRun) {
+  cdk::error in_flight = cdk::error::connection(cdk::client_errc::timeout, "Timed out");
+  in_flight.maybe_applied = true;
+  const auto e = caught<ConnectionError>(in_flight);
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  const Error copy = e; // a copy keeps it
+  EXPECT_TRUE(copy.mayHaveBeenApplied());
+  // Only a broken connection leaves a statement in doubt.
+  cdk::error server{1062, "23000", "Duplicate entry", cdk::error_origin::server, false};
+  server.maybe_applied = true;
+  EXPECT_FALSE(caught<ServerError>(server).mayHaveBeenApplied());
 }
 
 TEST(ErrorMapping, ClientErrors) {
