@@ -44,7 +44,8 @@ struct batch {
   bool any_id = false;          // with --replace: some document has an _id
   std::uint64_t without_id = 0;
   std::uint64_t entries_end = 0; // entries [.., entries_end) of the input are in or before it
-  std::size_t bytes = 0;
+  std::size_t bytes = 0;         // of its documents
+  std::uint64_t input_bytes = 0; // of the input since the previous batch (progress)
   position first, last;
 
   std::string range() const {
@@ -124,6 +125,7 @@ public:
       ++m_next;
     }
     m_documents_atomic.store(m_documents, std::memory_order_relaxed);
+    m_input_bytes.fetch_add(b.input_bytes, std::memory_order_relaxed);
   }
   // The first failure wins; later ones are consequences of the stop.
   void failed(const batch& b, const mysqlx::Error& e) {
@@ -139,6 +141,9 @@ public:
   }
 
   std::uint64_t documents() const { return m_documents_atomic.load(std::memory_order_relaxed); }
+  // Input bytes whose documents are stored: what progress shows (bytes read
+  // run ahead by the batches queued).
+  std::uint64_t input_bytes() const { return m_input_bytes.load(std::memory_order_relaxed); }
   template <typename F> void read(F&& f) {
     std::lock_guard<std::mutex> lock(m_mutex);
     f(m_documents, m_without_id, m_prefix, m_failure, m_uncertain);
@@ -147,7 +152,7 @@ public:
 private:
   std::mutex m_mutex;
   std::uint64_t m_documents = 0, m_without_id = 0;
-  std::atomic<std::uint64_t> m_documents_atomic{0};
+  std::atomic<std::uint64_t> m_documents_atomic{0}, m_input_bytes{0};
   std::map<std::uint64_t, std::uint64_t> m_done; // seq -> entries_end, not yet in the prefix
   std::uint64_t m_next = 0;                      // the lowest seq not yet stored
   std::uint64_t m_prefix;
@@ -197,8 +202,8 @@ std::string megabytes(std::uint64_t bytes) {
 class progress {
 public:
   progress(std::ostream& err, bool bar, double interval, std::optional<std::uint64_t> total,
-           const ledger& l, const std::atomic<std::uint64_t>& bytes)
-      : m_err(err), m_bar(bar), m_interval(interval), m_total(total), m_ledger(l), m_bytes(bytes),
+           const ledger& l)
+      : m_err(err), m_bar(bar), m_interval(interval), m_total(total), m_ledger(l),
         m_start(clock_type::now()) {
     m_thread = std::thread([this] { loop(); });
   }
@@ -222,7 +227,7 @@ private:
   std::string line() const {
     const double secs = std::chrono::duration<double>(clock_type::now() - m_start).count();
     const std::uint64_t docs = m_ledger.documents();
-    const std::uint64_t bytes = m_bytes.load(std::memory_order_relaxed);
+    const std::uint64_t bytes = m_ledger.input_bytes();
     const double rate = secs > 0 ? static_cast<double>(docs) / secs : 0;
     std::ostringstream s;
     double fraction = -1;
@@ -235,7 +240,7 @@ private:
     }
     if (!m_bar) s << "mysqlx-import: ";
     if (fraction >= 0) s << static_cast<int>(fraction * 100) << "%, ";
-    s << docs << " documents, " << megabytes(bytes) << " read, " << static_cast<std::uint64_t>(rate)
+    s << docs << " documents, " << megabytes(bytes) << ", " << static_cast<std::uint64_t>(rate)
       << " docs/s";
     if (fraction > 0 && fraction < 1) {
       const double eta = secs * (1 - fraction) / fraction;
@@ -261,7 +266,6 @@ private:
   double m_interval;
   std::optional<std::uint64_t> m_total;
   const ledger& m_ledger;
-  const std::atomic<std::uint64_t>& m_bytes;
   clock_type::time_point m_start;
   std::mutex m_mutex;
   std::condition_variable m_cv;
@@ -353,21 +357,23 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     });
   }
 
-  std::atomic<std::uint64_t> bytes_read{0};
   std::optional<progress> bar;
   bool use_bar = opts.progress == progress_style::bar;
   if (opts.progress == progress_style::automatic) use_bar = ::isatty(STDERR_FILENO) == 1;
   if (opts.progress != progress_style::none)
-    bar.emplace(err, use_bar, opts.progress_interval, total_size(inputs), book, bytes_read);
+    bar.emplace(err, use_bar, opts.progress_interval, total_size(inputs), book);
 
   // The reader: this thread.
   std::optional<std::string> stop_reason; // an invalid entry without --skip-invalid
   std::uint64_t entries = 0, seq = 0, bytes_before = 0;
+  std::uint64_t position = 0, flushed_position = 0; // in all inputs together
   batch cur;
   auto flush = [&] {
     if (cur.docs.empty()) return true;
     cur.seq = seq++;
     cur.entries_end = entries;
+    cur.input_bytes = position - flushed_position;
+    flushed_position = position;
     const bool queued = queue.push(std::move(cur));
     cur = batch{};
     return queued;
@@ -379,7 +385,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
       json_input in(file.fd(), file.name(), opts.max_document);
       entry e;
       while (in.next(e)) {
-        bytes_read.store(bytes_before + in.bytes_read(), std::memory_order_relaxed);
+        position = bytes_before + in.consumed();
         const std::uint64_t index = entries++;
         if (index < opts.skip) continue;
         check_result c;
@@ -426,6 +432,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
         }
       }
       bytes_before += in.bytes_read();
+      position = bytes_before;
       if (!stop_reason && queue.stopped()) break;
     }
     flush();

@@ -39,6 +39,8 @@ public:
 
   const std::string& name() const { return m_name; }
   std::uint64_t bytes_read() const { return m_bytes_read; }
+  // Bytes of the input up to the end of the entry last returned.
+  std::uint64_t consumed() const { return m_bytes_read - (m_end - m_pos); }
   bool is_array() const { return m_mode == mode::array; }
 
 private:
