@@ -138,6 +138,25 @@ public:
     // A batch whose request went out without a reply: stored or not, the
     // connector cannot know (for --replace batches, only the COMMIT's is).
     m_uncertain = e.mayHaveBeenApplied() ? b.docs.size() : 0;
+    if (m_uncertain && !e.getGeneratedIds().empty()) {
+      // Client-made ids: the first one tells afterwards whether the batch
+      // (atomic) was stored.
+      m_probe_id = e.getGeneratedIds().front();
+      m_uncertain_batch = b;
+    }
+  }
+  // The uncertain batch and the id that tells whether it was stored, if any.
+  std::optional<std::pair<batch, std::string>> probe() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (!m_uncertain_batch) return std::nullopt;
+    return std::make_pair(*m_uncertain_batch, m_probe_id);
+  }
+  // The probe answered: the uncertain batch is stored, or not.
+  void resolved(const batch& b, bool was_stored) {
+    if (was_stored) stored(b);
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_uncertain = 0;
+    m_uncertain_batch.reset();
   }
 
   std::uint64_t documents() const { return m_documents_atomic.load(std::memory_order_relaxed); }
@@ -158,6 +177,8 @@ private:
   std::uint64_t m_prefix;
   std::optional<std::string> m_failure;
   std::uint64_t m_uncertain = 0;
+  std::optional<batch> m_uncertain_batch;
+  std::string m_probe_id;
 };
 
 void add_batch(mysqlx::Session& session, mysqlx::Collection& coll, const batch& b) {
@@ -446,6 +467,20 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   for (auto& w : workers) w.join();
   if (bar) bar->finish();
 
+  // A batch lost with its reply, whose client-made ids are known: a fresh
+  // session looks one up, so the account below is exact.
+  std::optional<bool> probed;
+  if (auto p = book.probe()) {
+    try {
+      mysqlx::Session s(settings);
+      mysqlx::Collection c = s.getSchema(schema_name).getCollection(opts.collection);
+      probed = !c.getOne(p->second).isNull();
+      book.resolved(p->first, *probed);
+    } catch (const mysqlx::Error&) {
+      // Unreachable still: the batch stays uncertain, and is reported so.
+    }
+  }
+
   res.entries = entries;
   std::optional<std::string> failure;
   book.read([&](std::uint64_t docs, std::uint64_t without_id, std::uint64_t prefix,
@@ -460,6 +495,11 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   if (failure) {
     res.ok = false;
     err << "mysqlx-import: " << *failure << "\n";
+    if (probed) {
+      err << "mysqlx-import: the connection broke before the server answered; looked up by its"
+             " first client-made id on a new connection, that batch is "
+          << (*probed ? "stored" : "not stored") << "\n";
+    }
     if (res.uncertain_documents)
       err << "mysqlx-import: the connection broke before the server answered, so that batch may"
              " or may not be stored; documents with an _id of their own can be imported again"

@@ -53,9 +53,11 @@ Resuming: every batch is stored atomically (one add(); with --replace one
 transaction). When the import stops, at an invalid entry or on an error, it
 says how many entries from the start of the input are all stored: run it
 again with --skip N to go on from there. If the connection broke before the
-server answered a batch, that batch may or may not be stored: it says so;
-documents with their own _id are then safely imported again by id, with
---replace (documents without one would be added twice if it was stored).
+server answered a batch, that batch may or may not be stored: with ids made
+by the connector (--docid-mode client) it looks the batch's first id up on a
+new connection and counts it exactly; otherwise it says the batch is
+uncertain, and documents with their own _id are safely imported again by id,
+with --replace (documents without one would be added twice if it was stored).
 
 Exit status: 0 when every entry was imported or skipped with --skip-invalid,
 1 when the import stopped or could not start, 2 for a bad command line.

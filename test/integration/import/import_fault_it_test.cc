@@ -111,4 +111,37 @@ TEST_F(ImportFault, ConnectionClosedAfterACommitBeforeItsReply) {
   EXPECT_NE(e.find("stopped: 0 documents stored"), std::string::npos) << e;
 }
 
+TEST_F(ImportFault, ClientIdsTellWhetherTheLostBatchIsStored) {
+  // As above with ids made by the connector: the tool looks the batch's
+  // first id up on a new connection and counts exactly.
+  auto o = opts("close_before_insert_ok");
+  o.docid_mode = mysqlx::DocIdMode::CLIENT;
+  std::ostringstream out, err;
+  const auto res = mysqlx_import::run_import(o, out, err);
+  EXPECT_FALSE(res.ok);
+  EXPECT_EQ(res.documents, 100u);
+  EXPECT_EQ(res.uncertain_documents, 0u);
+  EXPECT_EQ(res.stored_prefix, 100u);
+  EXPECT_EQ(stored(), 100u);
+  const std::string e = err.str();
+  EXPECT_NE(e.find("first client-made id on a new connection, that batch is stored"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(e.find("may or may not be stored"), std::string::npos) << e;
+  EXPECT_NE(e.find("resume with --skip 100"), std::string::npos) << e;
+}
+
+TEST_F(ImportFault, ClientIdsTellWhenTheLostBatchIsNotStored) {
+  // The server closes before reading the Insert: looked up, not stored.
+  auto o = opts("close_after_messages", 4);
+  o.docid_mode = mysqlx::DocIdMode::CLIENT;
+  std::ostringstream out, err;
+  const auto res = mysqlx_import::run_import(o, out, err);
+  EXPECT_FALSE(res.ok);
+  EXPECT_EQ(res.uncertain_documents, 0u);
+  EXPECT_EQ(res.stored_prefix, res.documents);
+  EXPECT_EQ(stored(), res.documents);
+  EXPECT_NE(err.str().find("that batch is not stored"), std::string::npos) << err.str();
+}
+
 } // namespace
