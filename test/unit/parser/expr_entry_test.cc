@@ -39,6 +39,19 @@ void* operator new(std::size_t n) {
 void operator delete(void* p, std::size_t) noexcept {
   operator delete(p);
 }
+// The nothrow forms too (std::stable_sort's temporary buffer uses them): left
+// to the runtime, their blocks would come from another allocator than the
+// one the deletes above give them back to (ASan: alloc-dealloc-mismatch).
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return operator new(n);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  operator delete(p);
+}
 
 namespace {
 
