@@ -6,6 +6,8 @@
 // Every member certifies and applies every write, so the cluster's rate is
 // bounded by one member's apply rate; ordered ids keep each member's B-tree
 // inserts at the right edge, random ones scatter them.
+#include "random_uuid4.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -36,19 +38,6 @@ int run(const std::string& args) {
 
 std::string member_uri(int i, const char* query) {
   return "mysqlx://xtest:xtest-pw@127.0.0.1:" + std::to_string(base_port + i - 1) + query;
-}
-
-std::string uuid4(std::mt19937_64& rng) {
-  static const char hex[] = "0123456789abcdef";
-  std::string s(32, '0');
-  std::uint64_t a = rng(), b = rng();
-  for (int k = 0; k < 16; ++k) {
-    s[k] = hex[(a >> (4 * k)) & 15];
-    s[16 + k] = hex[(b >> (4 * k)) & 15];
-  }
-  s[12] = '4';              // version 4
-  s[16] = hex[8 + (b & 3)]; // variant 10xx
-  return s;
 }
 
 struct scheme {
@@ -95,7 +84,7 @@ double measure(const scheme& sc, int writers, int docs_per_writer, const std::st
         mysqlx::Session s(member_uri(w + 1, sc.query));
         if (sc.random_ids) {
           std::mt19937_64 rng(std::random_device{}());
-          s.setDocIdGenerator([rng]() mutable { return uuid4(rng); });
+          s.setDocIdGenerator([rng]() mutable { return bench::random_uuid4(rng); });
         }
         mysqlx::Collection c = s.getSchema("bench").getCollection(coll);
         for (int done = 0; done < docs_per_writer; done += batch_size) c.add(docs).execute();

@@ -11,6 +11,8 @@
 // Without --uri it starts a local xserverd (MariaDB with a 64 MiB buffer
 // pool). Writes DIR/insert_curve.csv (scheme,rows,seconds_per_batch) and
 // DIR/insert_curve.png (gnuplot), and prints a JSON summary on stdout.
+#include "random_uuid4.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -82,19 +84,6 @@ int xserverctl(const std::string& args) {
   return std::system(cmd.c_str());
 }
 
-std::string uuid4(std::mt19937_64& rng) {
-  static const char hex[] = "0123456789abcdef";
-  std::string s(32, '0');
-  const std::uint64_t a = rng(), b = rng();
-  for (int k = 0; k < 16; ++k) {
-    s[k] = hex[(a >> (4 * k)) & 15];
-    s[16 + k] = hex[(b >> (4 * k)) & 15];
-  }
-  s[12] = '4';              // version 4
-  s[16] = hex[8 + (b & 3)]; // variant 10xx
-  return s;
-}
-
 // About 120 bytes of JSON, different per document.
 std::string document(long n) {
   char buf[160];
@@ -138,7 +127,7 @@ curve run_scheme(const options& o, const std::string& scheme) {
     db.createCollection(scheme);
   if (scheme == "random_uuid4") {
     std::mt19937_64 rng(std::random_device{}());
-    s.setDocIdGenerator([rng]() mutable { return uuid4(rng); });
+    s.setDocIdGenerator([rng]() mutable { return bench::random_uuid4(rng); });
   }
   curve c;
   long rows = 0;
