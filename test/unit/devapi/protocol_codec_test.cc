@@ -94,6 +94,25 @@ TEST(DocInsertEncoding, BytesAreExactlyWhatProtobufWritesForTheSameMessage) {
   EXPECT_EQ(only_frame(out).payload, msg.SerializeAsString());
 }
 
+TEST(DocInsertEncoding, WithoutSchemaArgsOrUpsertTooTheBytesAreProtobufs) {
+  for (const std::string& name : {std::string(), std::string("c"), std::string(200, 'n')}) {
+    pr::doc_insert ins;
+    ins.collection = name;
+    ins.docs = {R"({"a":1})"};
+    Mysqlx::Crud::Insert msg;
+    msg.mutable_collection()->set_name(name);
+    msg.set_data_model(Mysqlx::Crud::DOCUMENT);
+    auto* lit = msg.add_row()->add_field();
+    lit->set_type(Mysqlx::Expr::Expr::LITERAL);
+    lit->mutable_literal()->set_type(Mysqlx::Datatypes::Scalar::V_STRING);
+    lit->mutable_literal()->mutable_v_string()->set_value(std::string(ins.docs[0]));
+    std::string out;
+    ASSERT_TRUE(pr::encode_doc_insert(out, ins).ok());
+    EXPECT_EQ(only_frame(out).payload, msg.SerializeAsString()) << name.size();
+    EXPECT_EQ(pr::doc_insert_size(ins, 0, 1), out.size());
+  }
+}
+
 TEST(DocInsertEncoding, ComputedSizeMatchesTheEncodingAtVarintBoundaries) {
   std::vector<std::string> texts;
   for (std::size_t n : {0, 1, 100, 110, 120, 127, 128, 16370, 16383, 16384, 2097152})
