@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -142,6 +144,74 @@ TEST(JsonInput, CountsBytesRead) {
   }
   EXPECT_EQ(in.bytes_read(), 16u);
   EXPECT_FALSE(in.is_array());
+}
+
+// Peak resident memory of this process so far, in bytes.
+std::size_t peak_rss() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return static_cast<std::size_t>(u.ru_maxrss) * 1024;
+}
+
+// 256 MiB of input through a pipe (the way standard input arrives): the
+// reader holds one chunk and one document, never the input.
+void streams_in_bounded_memory(bool array) {
+  constexpr std::size_t total = std::size_t{256} << 20;
+  const std::string doc = R"({"customer":"c-000000001","city":"Springfield","tags":["new","web"]})";
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::size_t written_docs = 0;
+  std::thread writer([&] {
+    auto write_all = [&](const std::string& bytes) {
+      std::size_t off = 0;
+      while (off < bytes.size()) {
+        const ssize_t n = ::write(fds[1], bytes.data() + off, bytes.size() - off);
+        if (n <= 0) return false;
+        off += static_cast<std::size_t>(n);
+      }
+      return true;
+    };
+    std::string chunk = array ? "[" : "";
+    std::size_t sent = 0;
+    bool first = true;
+    while (sent < total) {
+      while (chunk.size() < (1u << 16)) {
+        if (array && !first) chunk += ",";
+        chunk += doc;
+        chunk += "\n";
+        first = false;
+        ++written_docs;
+      }
+      if (!write_all(chunk)) break;
+      sent += chunk.size();
+      chunk.clear();
+    }
+    if (array) write_all("]");
+    ::close(fds[1]);
+  });
+  const std::size_t before = peak_rss();
+  json_input in(fds[0], "<pipe>", 1 << 20);
+  entry e;
+  std::size_t docs = 0;
+  bool all_same = true;
+  while (in.next(e)) {
+    ++docs;
+    all_same = all_same && e.error.empty() && e.text == doc;
+  }
+  writer.join();
+  ::close(fds[0]);
+  EXPECT_EQ(docs, written_docs);
+  EXPECT_TRUE(all_same);
+  EXPECT_GE(in.bytes_read(), total);
+  // A 1 MiB buffer and one document; 16 MiB leaves room for the allocator.
+  EXPECT_LT(peak_rss() - before, std::size_t{16} << 20) << "peak grew by " << peak_rss() - before;
+}
+
+TEST(JsonInput, LinesStreamInBoundedMemory) {
+  streams_in_bounded_memory(false);
+}
+TEST(JsonInput, ArrayStreamsInBoundedMemory) {
+  streams_in_bounded_memory(true);
 }
 
 } // namespace
