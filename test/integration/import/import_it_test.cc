@@ -231,6 +231,18 @@ TEST_F(Import, ProgressLinesWhenNotATerminal) {
   EXPECT_NE(r.err.find("mysqlx-import: 100%, 100 documents, 0.0 MB, "), std::string::npos) << r.err;
 }
 
+TEST_F(Import, ProgressBarWhenAsked) {
+  std::string lines;
+  for (int i = 0; i < 50; ++i) lines += "{\"i\":" + std::to_string(i) + "}\n";
+  const std::string file = tmp.file("b.jsonl", lines);
+  const run_result r = run_tool(tmp, "-s import_it -c " + coll_name + " --progress bar " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  // Redrawn in place (carriage return, clear to the end of the line), full at the end.
+  EXPECT_NE(r.err.find("\r[" + std::string(30, '#') + "] 100%, 50 documents, "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\x1b[K\n"), std::string::npos) << r.err;
+}
+
 TEST(ImportCommandLine, HelpDocumentsEveryOption) {
   scratch tmp;
   const run_result r = run_tool(tmp, "--help");
