@@ -124,8 +124,8 @@ std::uint64_t message_limit_of(const Session& s) {
   return live(access::impl(s)).connection().server_message_limit().value_or(0);
 }
 
-void xserver_fault(Session& s, const std::string& cmd, const std::string& key,
-                   std::uint64_t value) {
+void inject_server_fault(Session& s, const std::string& cmd, const std::string& key,
+                         std::uint64_t value) {
   std::vector<pr::value_field> fields;
   if (!key.empty()) fields.push_back({key, pr::value::of_uint(value)});
   const std::vector<pr::value> args{pr::value::of_object(std::move(fields))};

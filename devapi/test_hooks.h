@@ -45,8 +45,8 @@ MYSQLX_EXPORT std::uint64_t message_limit_of(const Session& s);
 /// (test/xserver/fault_injection.h): Sql.StmtExecute `cmd` in namespace
 /// "xserver_test" with the object argument {key: value}, or {} when key is
 /// empty. Throws the server's error (MySQL has no such namespace).
-MYSQLX_EXPORT void xserver_fault(Session& s, const std::string& cmd, const std::string& key = {},
-                                 std::uint64_t value = 0);
+MYSQLX_EXPORT void inject_server_fault(Session& s, const std::string& cmd,
+                                       const std::string& key = {}, std::uint64_t value = 0);
 
 } // namespace detail
 MYSQLX_NAMESPACE_END

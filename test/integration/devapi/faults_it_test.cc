@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 using namespace mysqlx;
-using detail::xserver_fault;
+using detail::inject_server_fault;
 
 namespace {
 
@@ -91,7 +91,7 @@ protected:
 
 TEST_F(FaultTest, AddOnAConnectionClosedBeforeItFailsAndARetryWithItsIdsIsSafe) {
   Session s = faulty();
-  xserver_fault(s, "close_after_messages", "count", 1);
+  inject_server_fault(s, "close_after_messages", "count", 1);
   s.sql("SELECT 1").execute(); // answered, then the server closes
   Collection c = coll(s);
   const std::vector<std::string> doc{R"({"n": 1})"};
@@ -108,7 +108,7 @@ TEST_F(FaultTest, AddOnAConnectionClosedBeforeItFailsAndARetryWithItsIdsIsSafe) 
 TEST_F(FaultTest, AddWhoseReplyIsLostAfterItCommittedMayHaveBeenApplied) {
   Session s = faulty();
   Collection c = coll(s);
-  xserver_fault(s, "close_before_insert_ok");
+  inject_server_fault(s, "close_before_insert_ok");
   const std::vector<std::string> docs{R"({"n": 1})", R"({"n": 2})"};
   Error e = connection_error_of(s, [&] { c.add(docs[0], docs[1]).execute(); });
   EXPECT_TRUE(e.mayHaveBeenApplied());
@@ -127,7 +127,7 @@ TEST_F(FaultTest, AddWhoseReplyIsLostAfterItCommittedMayHaveBeenApplied) {
 TEST_F(FaultTest, AddAnsweredBeforeTheCloseSucceedsAndTheNextCallFails) {
   Session s = faulty();
   Collection c = coll(s);
-  xserver_fault(s, "close_after_messages", "count", 1);
+  inject_server_fault(s, "close_after_messages", "count", 1);
   Result r = c.add(R"({"n": 1})").execute();
   EXPECT_EQ(r.getAffectedItemsCount(), 1u);
   connection_error_of(s, [&] { c.find().execute().fetchAll(); });
@@ -137,7 +137,7 @@ TEST_F(FaultTest, AddAnsweredBeforeTheCloseSucceedsAndTheNextCallFails) {
 TEST_F(FaultTest, AddWithServerIdsCarriesNoIds) {
   Session s(uri()); // 8.0 mode: the server makes the ids
   Collection c = coll(s);
-  xserver_fault(s, "close_before_insert_ok");
+  inject_server_fault(s, "close_before_insert_ok");
   Error e = connection_error_of(s, [&] { c.add(R"({"n": 1})").execute(); });
   EXPECT_TRUE(e.mayHaveBeenApplied());
   EXPECT_TRUE(e.getGeneratedIds().empty());
@@ -149,7 +149,7 @@ TEST_F(FaultTest, AddWithServerIdsCarriesNoIds) {
 TEST_F(FaultTest, AbsurdFrameLengthIsAMalformedPacketNotAnAllocation) {
   Session s = faulty();
   Collection c = coll(s);
-  xserver_fault(s, "send_absurd_length");
+  inject_server_fault(s, "send_absurd_length");
   // The header announces 2 GiB; the session's limit (64 MiB) refuses it
   // from the header alone.
   Error e = connection_error_of(s, [&] { c.add(R"({"n": 1})").execute(); });
@@ -163,7 +163,7 @@ TEST_F(FaultTest, AbsurdFrameLengthIsAMalformedPacketNotAnAllocation) {
 TEST_F(FaultTest, TruncatedFrameIsALostConnection) {
   Session s = faulty();
   Collection c = coll(s);
-  xserver_fault(s, "send_truncated_frame");
+  inject_server_fault(s, "send_truncated_frame");
   Error e = connection_error_of(s, [&] { c.add(R"({"n": 1})").execute(); });
   EXPECT_EQ(e.code(), errc::LOST_CONNECTION) << e.what();
   EXPECT_TRUE(e.mayHaveBeenApplied());
@@ -175,7 +175,7 @@ TEST_F(FaultTest, TruncatedFrameIsALostConnection) {
 // them would read the reply and succeed.
 TEST_F(FaultTest, GarbageNoticeIsAMalformedPacket) {
   Session s = faulty();
-  xserver_fault(s, "send_garbage_notice");
+  inject_server_fault(s, "send_garbage_notice");
   Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
   EXPECT_EQ(e.code(), errc::MALFORMED_PACKET) << e.what();
   EXPECT_NE(std::string(e.what()).find("Mysqlx.Notice.Frame"), std::string::npos) << e.what();
@@ -183,7 +183,7 @@ TEST_F(FaultTest, GarbageNoticeIsAMalformedPacket) {
 
 TEST_F(FaultTest, ReplyOfTheWrongTypeIsAMalformedPacket) {
   Session s = faulty();
-  xserver_fault(s, "send_wrong_type");
+  inject_server_fault(s, "send_wrong_type");
   Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
   EXPECT_EQ(e.code(), errc::MALFORMED_PACKET) << e.what();
   EXPECT_NE(std::string(e.what()).find("Mysqlx.Session.AuthenticateOk"), std::string::npos)
@@ -210,7 +210,7 @@ TEST_P(SplitFaultTest, BreaksLeaveNothingAndARetryWithTheIdsStoresAll) {
   const int answered = GetParam();
   Session s = faulty("max-message-size=65536");
   Collection c = coll(s);
-  xserver_fault(s, "close_after_messages", "count", static_cast<std::uint64_t>(answered));
+  inject_server_fault(s, "close_after_messages", "count", static_cast<std::uint64_t>(answered));
   const auto all = split_docs();
   Error e = connection_error_of(s, [&] { c.add(all).execute(); });
   // Before COMMIT went out the server rolls the transaction back; once it
@@ -227,7 +227,7 @@ INSTANTIATE_TEST_SUITE_P(AnsweredBeforeTheClose, SplitFaultTest, ::testing::Valu
 TEST_F(FaultTest, SplitAddWhoseCommitWasAnsweredIsComplete) {
   Session s = faulty("max-message-size=65536");
   Collection c = coll(s);
-  xserver_fault(s, "close_after_messages", "count", 5);
+  inject_server_fault(s, "close_after_messages", "count", 5);
   const auto all = split_docs();
   Result r = c.add(all).execute();
   EXPECT_EQ(r.getAffectedItemsCount(), 3u);
@@ -253,7 +253,7 @@ protected:
 TEST_F(FindFaultTest, CloseBeforeTheFind) {
   Session s = faulty();
   Collection c = coll(s);
-  xserver_fault(s, "close_after_messages", "count", 1);
+  inject_server_fault(s, "close_after_messages", "count", 1);
   s.sql("SELECT 1").execute();
   connection_error_of(s, [&] { c.find().execute().fetchAll(); });
 }
@@ -261,7 +261,7 @@ TEST_F(FindFaultTest, CloseBeforeTheFind) {
 TEST_F(FindFaultTest, ReplyCutWhileRowsAreStreamed) {
   Session s = faulty();
   Collection c = coll(s);
-  xserver_fault(s, "send_truncated_frame");
+  inject_server_fault(s, "send_truncated_frame");
   std::size_t rows = 0;
   connection_error_of(s, [&] {
     DocResult r = c.find().execute();
@@ -273,7 +273,7 @@ TEST_F(FindFaultTest, ReplyCutWhileRowsAreStreamed) {
 TEST_F(FindFaultTest, CloseAfterTheWholeReplyKeepsItsRows) {
   Session s = faulty();
   Collection c = coll(s);
-  xserver_fault(s, "close_after_messages", "count", 1);
+  inject_server_fault(s, "close_after_messages", "count", 1);
   DocResult r = c.find().execute();
   EXPECT_EQ(r.fetchAll().size(), 300u);
   connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
@@ -298,7 +298,7 @@ TEST_F(PreparedFaultTest, CloseBeforeTheExecute) {
   Session s = faulty();
   Collection c = coll(s);
   CollectionFind f = prepared(s, c);
-  xserver_fault(s, "close_after_messages", "count", 1);
+  inject_server_fault(s, "close_after_messages", "count", 1);
   s.sql("SELECT 1").execute();
   connection_error_of(s, [&] { f.bind("i", 3).execute().fetchAll(); });
 }
@@ -307,7 +307,7 @@ TEST_F(PreparedFaultTest, ExecuteWhoseReplyIsLateTimesOut) {
   Session s = faulty("read-timeout=300");
   Collection c = coll(s);
   CollectionFind f = prepared(s, c);
-  xserver_fault(s, "delay_reply", "ms", 3000);
+  inject_server_fault(s, "delay_reply", "ms", 3000);
   Error e = connection_error_of(s, [&] { f.bind("i", 3).execute().fetchAll(); });
   EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
   EXPECT_NE(std::string(e.what()).find("read-timeout=300 ms"), std::string::npos) << e.what();
@@ -317,7 +317,7 @@ TEST_F(PreparedFaultTest, CloseAfterTheExecute) {
   Session s = faulty();
   Collection c = coll(s);
   CollectionFind f = prepared(s, c);
-  xserver_fault(s, "close_after_messages", "count", 1);
+  inject_server_fault(s, "close_after_messages", "count", 1);
   f.bind("i", 3).execute().fetchAll();
   EXPECT_EQ(detail::prepared_stats_of(s).executed, 2u);
   connection_error_of(s, [&] { f.bind("i", 4).execute().fetchAll(); });
@@ -330,7 +330,7 @@ TEST_F(FaultTest, CommitOnAClosedConnectionLeavesTheTransactionRolledBack) {
   Collection c = coll(s);
   s.startTransaction();
   c.add(R"({"n": 1})").execute();
-  xserver_fault(s, "close_after_messages", "count", 1);
+  inject_server_fault(s, "close_after_messages", "count", 1);
   s.sql("SELECT 1").execute();
   Error e = connection_error_of(s, [&] { s.commit(); });
   EXPECT_TRUE(e.mayHaveBeenApplied()); // COMMIT went out: the connector cannot know
@@ -342,7 +342,7 @@ TEST_F(FaultTest, CommitWhoseReplyIsLateTimesOutAndMayHaveBeenApplied) {
   Collection c = coll(s);
   s.startTransaction();
   c.add(R"({"n": 1})").execute();
-  xserver_fault(s, "delay_reply", "ms", 1500);
+  inject_server_fault(s, "delay_reply", "ms", 1500);
   Error e = connection_error_of(s, [&] { s.commit(); });
   EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
   EXPECT_TRUE(e.mayHaveBeenApplied());
@@ -360,7 +360,7 @@ TEST_F(FaultTest, CommitAnsweredBeforeTheCloseIsDurable) {
   Collection c = coll(s);
   s.startTransaction();
   c.add(R"({"n": 1})").execute();
-  xserver_fault(s, "close_after_messages", "count", 1);
+  inject_server_fault(s, "close_after_messages", "count", 1);
   s.commit();
   connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
   EXPECT_EQ(stored(), 1u);
@@ -370,7 +370,7 @@ TEST_F(FaultTest, CommitAnsweredBeforeTheCloseIsDurable) {
 
 TEST_F(FaultTest, ReadTimeoutFromTheUriFailsASilentServer) {
   Session s = faulty("read-timeout=200");
-  xserver_fault(s, "delay_reply", "ms", 3000);
+  inject_server_fault(s, "delay_reply", "ms", 3000);
   Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
   EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
   EXPECT_NE(std::string(e.what()).find("read-timeout=200 ms"), std::string::npos) << e.what();
@@ -379,14 +379,14 @@ TEST_F(FaultTest, ReadTimeoutFromTheUriFailsASilentServer) {
 
 TEST_F(FaultTest, ReadTimeoutAsASessionOption) {
   Session s(SessionOption::URI, uri(), SessionOption::READ_TIMEOUT, std::chrono::milliseconds(200));
-  xserver_fault(s, "delay_reply", "ms", 3000);
+  inject_server_fault(s, "delay_reply", "ms", 3000);
   Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
   EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
 }
 
 TEST_F(FaultTest, ALateReplyWithinTheReadTimeoutIsRead) {
   Session s = faulty("read-timeout=5000");
-  xserver_fault(s, "delay_reply", "ms", 300);
+  inject_server_fault(s, "delay_reply", "ms", 300);
   EXPECT_EQ(s.sql("SELECT 7").execute().fetchOne()[0].get<int>(), 7);
 }
 
@@ -396,7 +396,7 @@ TEST_F(FaultTest, WriteTimeoutFailsAServerThatStoppedReading) {
   // is read, fill the socket buffers. Uncompressed, so they stay 40 MB.
   Session s = faulty("compression=disabled&max-message-size=1100000&write-timeout=300");
   Collection c = coll(s);
-  xserver_fault(s, "delay_reply", "ms", 3000);
+  inject_server_fault(s, "delay_reply", "ms", 3000);
   const std::vector<std::string> docs(40, R"({"pad": ")" + std::string(1000000, 'w') + "\"}");
   Error e = connection_error_of(s, [&] { c.add(docs).execute(); });
   EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
@@ -411,7 +411,7 @@ TEST_F(FaultTest, PoolDiscardsAConnectionThatTimedOut) {
   Client pool(uri(), ClientOption::POOL_MAX_SIZE, 1, SessionOption::READ_TIMEOUT, 200);
   {
     Session s = pool.getSession();
-    xserver_fault(s, "delay_reply", "ms", 3000);
+    inject_server_fault(s, "delay_reply", "ms", 3000);
     Error e = connection_error_of(s, [&] { s.sql("SELECT 1").execute(); });
     EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
   }
@@ -425,7 +425,7 @@ TEST_F(FaultTest, PoolDiscardsAConnectionThatClosed) {
   {
     Session s = pool.getSession();
     Collection c = coll(s);
-    xserver_fault(s, "close_before_insert_ok");
+    inject_server_fault(s, "close_before_insert_ok");
     Error e = connection_error_of(s, [&] { c.add(R"({"n": 1})").execute(); });
     ids = e.getGeneratedIds();
   }

@@ -46,9 +46,9 @@ protected:
     o.progress = mysqlx_import::progress_style::none;
     o.on_session = [fault, count](mysqlx::Session& s, unsigned) {
       if (count)
-        mysqlx::detail::xserver_fault(s, fault, "count", count);
+        mysqlx::detail::inject_server_fault(s, fault, "count", count);
       else
-        mysqlx::detail::xserver_fault(s, fault);
+        mysqlx::detail::inject_server_fault(s, fault);
     };
     return o;
   }
