@@ -23,7 +23,8 @@ void add_meta(std::string& wire, const char* name) {
 
 void add_row(std::string& wire, std::int64_t n, int fields = 1) {
   Mysqlx::Resultset::Row r;
-  const auto zigzag = static_cast<std::uint64_t>((n << 1) ^ (n >> 63));
+  // Zigzag in unsigned arithmetic: shifting a negative value left is undefined.
+  const auto zigzag = (static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63);
   std::string f;
   for (std::uint64_t v = zigzag;; v >>= 7) {
     f += static_cast<char>((v & 0x7f) | (v > 0x7f ? 0x80 : 0));

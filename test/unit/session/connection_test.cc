@@ -23,6 +23,8 @@ result<std::unique_ptr<connection>> open_with(std::unique_ptr<fake_server> s,
 TEST(connection, tls_compression_and_probe_with_an_80_server) {
   auto server = std::make_unique<fake_server>();
   fake_server* peer = server.get();
+  auto at_end = std::make_shared<std::vector<int>>();
+  server->received_at_end = at_end;
   auto c = open_with(std::move(server), options());
   ASSERT_TRUE(c.ok()) << c.err().message;
   connection& conn = *c.value();
@@ -56,8 +58,9 @@ TEST(connection, tls_compression_and_probe_with_an_80_server) {
   ASSERT_TRUE(conn.read_reply().ok());
   EXPECT_EQ(peer->compressed_writes, before + 1);
   EXPECT_EQ(peer->received.back(), 12);
-  EXPECT_TRUE(conn.close().ok());
-  EXPECT_EQ(peer->received.back(), 3);
+  EXPECT_TRUE(conn.close().ok()); // frees the stream: `peer` is gone
+  ASSERT_FALSE(at_end->empty());
+  EXPECT_EQ(at_end->back(), 3);
   EXPECT_FALSE(conn.is_open());
 }
 

@@ -10,6 +10,7 @@
 #include "script.h"
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,13 @@ public:
   // Set after the handshake: the next message is answered with these raw
   // bytes (a malformed or unexpected reply), and the connection stays open.
   std::optional<std::string> raw_reply;
+  // connection::close() destroys its stream; a test that checks what came
+  // last (the Close) reads it here once the server is gone.
+  std::shared_ptr<std::vector<int>> received_at_end;
+
+  ~fake_server() override {
+    if (received_at_end) *received_at_end = received;
+  }
 
   status write(std::string_view bytes) override {
     if (m_closed) return error::connection(client_errc::lost_connection, "closed");
