@@ -117,6 +117,14 @@ Value json_value(std::string_view text) {
   return v ? std::move(*v) : Value(std::string(text));
 }
 
+// A BYTES field's text: JSON, binary (the binary collation) or a string.
+Value octets_value(std::string_view text, std::uint32_t content_type, const pr::column_meta& c) {
+  if (content_type == 2) return json_value(text);
+  if (c.collation == 63 && content_type == 0)
+    return Value(bytes(reinterpret_cast<const byte*>(text.data()), text.size()));
+  return Value(std::string(text));
+}
+
 } // namespace
 
 Column make_column(const pr::column_meta& c) {
@@ -161,12 +169,7 @@ Value to_value(const pr::value& v, const pr::column_meta& c) {
       return temporal_value(v.bytes, c);
     return Value(v.bytes);
   case pr::value::kind::octets:
-    if (v.content_type == 2) return json_value(v.bytes);
-    if (c.collation == 63 && v.content_type == 0) {
-      const auto* p = reinterpret_cast<const byte*>(v.bytes.data());
-      return Value(bytes(p, v.bytes.size()));
-    }
-    return Value(v.bytes);
+    return octets_value(v.bytes, v.content_type, c);
   case pr::value::kind::array: {
     std::vector<Value> items;
     for (const pr::value& i : v.items) items.push_back(to_value(i, c));
@@ -180,11 +183,8 @@ Value to_value(const pr::value& v, const pr::column_meta& c) {
 
 cdk::result<Value> to_value(std::string_view field, const pr::column_meta& c) {
   if (c.type == pr::field_type::bytes && !field.empty()) {
-    const std::string_view text = field.substr(0, field.size() - 1); // without its '\0'
-    if (c.content_type == 2) return json_value(text);
-    if (c.collation == 63 && c.content_type == 0)
-      return Value(bytes(reinterpret_cast<const byte*>(text.data()), text.size()));
-    return Value(std::string(text));
+    // Straight from the wire, without the '\0' that ends every BYTES field.
+    return octets_value(field.substr(0, field.size() - 1), c.content_type, c);
   }
   auto v = pr::decode_field(c, field);
   if (!v) return std::move(v).err();
