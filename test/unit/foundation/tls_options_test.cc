@@ -3,6 +3,8 @@
 #include "tls_echo.h"
 
 #include <gtest/gtest.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -159,16 +161,34 @@ TEST(Tls, ServerKeepsAClientHelloThatArrivedWithPlainData) {
   EXPECT_GT(buffered_at_upgrade, 0u) << "the ClientHello was not read ahead";
 }
 
-TEST(Tls, WritingToAClosedTlsPeerIsAnErrorNotSigpipe) {
+// Writes to a TLS peer that has closed until a write fails (the first ones
+// only fill the socket buffers); with `stale_error`, an OpenSSL error is
+// left in this thread's queue before each write, as other code may leave one.
+cdk::status write_to_closed_peer(bool stale_error) {
   tls_echo peer;
-  ASSERT_TRUE(peer.connect(opts_with(ssl_mode::required)));
+  if (auto st = peer.connect(opts_with(ssl_mode::required)); !st) return st;
   auto& client = peer.client();
   peer.stop_server();
   cdk::status st = cdk::ok();
   for (int i = 0; i < 200 && st; ++i) {
+    if (stale_error) ERR_raise(ERR_LIB_SSL, SSL_R_BAD_LENGTH);
     st = client.write(std::string(4096, 'w'));
     if (st) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  ERR_clear_error();
+  return st;
+}
+
+TEST(Tls, WritingToAClosedTlsPeerIsAnErrorNotSigpipe) {
+  cdk::status st = write_to_closed_peer(false);
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.err().code, cdk::client_errc::lost_connection) << st.err().message;
+}
+
+// SSL_get_error() consults the thread's OpenSSL error queue: an error some
+// other code left there must not turn the lost connection into a TLS error.
+TEST(Tls, AStaleOpensslErrorDoesNotChangeWhatAWriteReports) {
+  cdk::status st = write_to_closed_peer(true);
   ASSERT_FALSE(st);
   EXPECT_EQ(st.err().code, cdk::client_errc::lost_connection) << st.err().message;
 }
