@@ -71,7 +71,19 @@ bool fast_text(std::string_view in, std::string_view& text, std::uint64_t& extra
   return has_text; // value is required in both
 }
 
-bool fast_scalar(std::string_view in, value& v) {
+// One Mysqlx.Datatypes.Scalar as read from the wire: its text is a view
+// into the payload, so reading it allocates nothing.
+struct scalar_view {
+  value::kind type = value::kind::null;
+  std::int64_t sint = 0;
+  std::uint64_t uint = 0;
+  double dbl = 0;
+  bool boolean = false;
+  std::string_view text;
+  std::uint32_t content_type = 0;
+};
+
+bool fast_scalar(std::string_view in, scalar_view& v) {
   wire::reader r(in);
   std::uint64_t kind = 0, sint = 0, uint = 0, dbl = 0, b = 0, extra = 0;
   std::uint32_t flt = 0;
@@ -139,14 +151,14 @@ bool fast_scalar(std::string_view in, value& v) {
   case S::V_OCTETS:
     if ((seen & (1u << 9)) != 0) return false; // text came from v_string
     v.type = value::kind::octets;
-    v.bytes.assign(text);
+    v.text = text;
     v.content_type = static_cast<std::uint32_t>(extra);
     if (extra > 0xffffffffu) return false;
     break;
   case S::V_STRING:
     if ((seen & (1u << 5)) != 0) return false; // text came from v_octets
     v.type = value::kind::string;
-    v.bytes.assign(text);
+    v.text = text;
     break;
   case S::V_NULL:
     break;
@@ -154,11 +166,56 @@ bool fast_scalar(std::string_view in, value& v) {
   return true;
 }
 
-// Mysqlx.Notice.Frame of type SESSION_STATE_CHANGED, with its payload.
-bool fast_state_changed(std::string_view frame_payload, notice& n) {
-  wire::reader r(frame_payload);
-  std::uint64_t type = 0, scope = pb::Frame::GLOBAL;
+value to_value(const scalar_view& s) {
+  value v;
+  v.type = s.type;
+  v.sint = s.sint;
+  v.uint = s.uint;
+  v.dbl = s.dbl;
+  v.boolean = s.boolean;
+  v.bytes.assign(s.text);
+  v.content_type = s.content_type;
+  return v;
+}
+
+// A Mysqlx.Notice.Frame of type SESSION_STATE_CHANGED, every part of it
+// checked by the hand reader; `inner` is the SessionStateChanged payload.
+struct state_change {
+  std::uint64_t scope = pb::Frame::GLOBAL;
+  std::uint32_t param = 0;
+  std::size_t count = 0; // values
+  scalar_view first;     // the first value, when count > 0
   std::string_view inner;
+};
+
+// Calls f(scalar_view) for each value of a SessionStateChanged payload, in
+// order; false at the first thing the hand reader does not accept.
+template <class F> bool each_scalar(std::string_view inner, F&& f) {
+  wire::reader in(inner);
+  bool has_param = false;
+  while (!in.done()) {
+    std::uint32_t field = 0;
+    wire_type wt{};
+    if (!in.tag(field, wt)) return false;
+    if (field == 1 && wt == wire_type::varint && !has_param) {
+      std::uint64_t ignored = 0;
+      if (!in.varint(ignored)) return false;
+      has_param = true;
+    } else if (field == 2 && wt == wire_type::bytes) {
+      std::string_view sc;
+      scalar_view v;
+      if (!in.bytes(sc) || !fast_scalar(sc, v)) return false;
+      f(v);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool read_state_change(std::string_view frame_payload, state_change& out) {
+  wire::reader r(frame_payload);
+  std::uint64_t type = 0;
   std::uint32_t seen = 0;
   while (!r.done()) {
     std::uint32_t field = 0;
@@ -166,38 +223,117 @@ bool fast_state_changed(std::string_view frame_payload, notice& n) {
     if (!r.tag(field, wt) || field > 3 || (seen & (1u << field)) != 0) return false;
     seen |= 1u << field;
     const bool ok = field == 1   ? wt == wire_type::varint && r.varint(type)
-                    : field == 2 ? wt == wire_type::varint && r.varint(scope)
-                                 : wt == wire_type::bytes && r.bytes(inner);
+                    : field == 2 ? wt == wire_type::varint && r.varint(out.scope)
+                                 : wt == wire_type::bytes && r.bytes(out.inner);
     if (!ok) return false;
   }
   if (type != pb::Frame::SESSION_STATE_CHANGED || (seen & 2u) == 0 ||
-      !pb::Frame::Scope_IsValid(static_cast<int>(scope)))
+      !pb::Frame::Scope_IsValid(static_cast<int>(out.scope)))
     return false;
-  wire::reader in(inner);
+  // The parameter, which may come after the values; each_scalar() checks
+  // that it is not repeated.
+  wire::reader in(out.inner);
   std::uint64_t param = 0;
   bool has_param = false;
-  std::vector<value> values;
   while (!in.done()) {
     std::uint32_t field = 0;
     wire_type wt{};
     if (!in.tag(field, wt)) return false;
-    if (field == 1 && wt == wire_type::varint && !has_param) {
+    if (field == 1 && wt == wire_type::varint) {
       if (!in.varint(param)) return false;
       has_param = true;
-    } else if (field == 2 && wt == wire_type::bytes) {
-      std::string_view sc;
-      if (!in.bytes(sc) || !fast_scalar(sc, values.emplace_back())) return false;
-    } else {
+    } else if (!in.skip(wt)) {
       return false;
     }
   }
   if (!has_param || !pb::SessionStateChanged::Parameter_IsValid(static_cast<int>(param)))
     return false;
-  n.type = static_cast<std::uint32_t>(type);
-  n.scope = scope == pb::Frame::LOCAL ? notice_scope::local : notice_scope::global;
-  n.param = static_cast<std::uint32_t>(param);
-  n.values = std::move(values);
+  out.param = static_cast<std::uint32_t>(param);
+  return each_scalar(out.inner, [&](const scalar_view& v) {
+    if (out.count++ == 0) out.first = v;
+  });
+}
+
+// Mysqlx.Notice.Frame of type SESSION_STATE_CHANGED, with its payload.
+bool fast_state_changed(std::string_view frame_payload, notice& n) {
+  state_change sc;
+  if (!read_state_change(frame_payload, sc)) return false;
+  n.type = static_cast<std::uint32_t>(pb::Frame::SESSION_STATE_CHANGED);
+  n.scope = sc.scope == pb::Frame::LOCAL ? notice_scope::local : notice_scope::global;
+  n.param = sc.param;
+  n.values.reserve(sc.count);
+  each_scalar(sc.inner, [&](const scalar_view& v) { n.values.push_back(to_value(v)); });
   return true;
+}
+
+// value's is_text() and get_uint(), for a value or a scalar_view.
+template <class Scalar> bool is_text(const Scalar& v) {
+  return v.type == value::kind::string || v.type == value::kind::octets;
+}
+template <class Scalar> bool get_uint(const Scalar* v, std::uint64_t& out) {
+  if (v == nullptr) return false;
+  if (v->type == value::kind::uint) {
+    out = v->uint;
+    return true;
+  }
+  if (v->type == value::kind::sint && v->sint >= 0) {
+    out = static_cast<std::uint64_t>(v->sint);
+    return true;
+  }
+  return false;
+}
+std::string_view text_of(const value& v) {
+  return v.bytes;
+}
+std::string_view text_of(const scalar_view& v) {
+  return v.text;
+}
+
+// What a SessionStateChanged notice says about its statement, from decoded
+// values or from views into the wire alike: `first` is the first value (or
+// null), each(f) calls f for every value.
+template <class Scalar, class Each>
+void apply_state(statement_info& info, std::uint32_t param, const Scalar* first, std::size_t count,
+                 Each&& each) {
+  std::uint64_t u = 0;
+  switch (static_cast<state_param>(param)) {
+  case state_param::rows_affected:
+    if (get_uint(first, u)) info.rows_affected = u;
+    break;
+  case state_param::rows_found:
+    if (get_uint(first, u)) info.rows_found = u;
+    break;
+  case state_param::rows_matched:
+    if (get_uint(first, u)) info.rows_matched = u;
+    break;
+  case state_param::generated_insert_id:
+    if (get_uint(first, u)) info.last_insert_id = u;
+    break;
+  case state_param::client_id_assigned:
+    if (get_uint(first, u)) info.client_id = u;
+    break;
+  case state_param::generated_document_ids:
+    if (info.generated_ids.empty()) info.generated_ids.reserve(count); // one notice per reply
+    each([&](const Scalar& v) {
+      if (is_text(v)) info.generated_ids.emplace_back(text_of(v));
+    });
+    break;
+  case state_param::produced_message:
+    if (first && is_text(*first)) info.messages.emplace_back(text_of(*first));
+    break;
+  case state_param::current_schema:
+    if (first && is_text(*first)) info.current_schema = std::string(text_of(*first));
+    break;
+  case state_param::account_expired:
+    info.account_expired = true;
+    break;
+  case state_param::trx_committed:
+    info.trx_committed = true;
+    break;
+  case state_param::trx_rolledback:
+    info.trx_rolledback = true;
+    break;
+  }
 }
 
 } // namespace
@@ -205,6 +341,14 @@ bool fast_state_changed(std::string_view frame_payload, notice& n) {
 result<notice> decode_notice(std::string_view frame_payload) {
   if (notice fast; fast_state_changed(frame_payload, fast)) return fast;
   return decode_notice_generic(frame_payload);
+}
+
+bool apply_local_state_change(std::string_view frame_payload, statement_info& info) {
+  state_change sc;
+  if (!read_state_change(frame_payload, sc) || sc.scope != pb::Frame::LOCAL) return false;
+  apply_state(info, sc.param, sc.count > 0 ? &sc.first : nullptr, sc.count,
+              [&](auto&& f) { each_scalar(sc.inner, f); });
+  return true;
 }
 
 result<notice> decode_notice_generic(std::string_view frame_payload) {
@@ -262,44 +406,10 @@ void statement_info::apply(const notice& n) {
     return;
   }
   if (!n.is(notice_type::session_state_changed)) return;
-  const value* first = n.values.empty() ? nullptr : &n.values.front();
-  std::uint64_t u = 0;
-  switch (static_cast<state_param>(n.param)) {
-  case state_param::rows_affected:
-    if (first && first->get_uint(u)) rows_affected = u;
-    break;
-  case state_param::rows_found:
-    if (first && first->get_uint(u)) rows_found = u;
-    break;
-  case state_param::rows_matched:
-    if (first && first->get_uint(u)) rows_matched = u;
-    break;
-  case state_param::generated_insert_id:
-    if (first && first->get_uint(u)) last_insert_id = u;
-    break;
-  case state_param::client_id_assigned:
-    if (first && first->get_uint(u)) client_id = u;
-    break;
-  case state_param::generated_document_ids:
-    for (const value& v : n.values)
-      if (v.is_text()) generated_ids.push_back(v.bytes);
-    break;
-  case state_param::produced_message:
-    if (first && first->is_text()) messages.push_back(first->bytes);
-    break;
-  case state_param::current_schema:
-    if (first && first->is_text()) current_schema = first->bytes;
-    break;
-  case state_param::account_expired:
-    account_expired = true;
-    break;
-  case state_param::trx_committed:
-    trx_committed = true;
-    break;
-  case state_param::trx_rolledback:
-    trx_rolledback = true;
-    break;
-  }
+  apply_state(*this, n.param, n.values.empty() ? nullptr : &n.values.front(), n.values.size(),
+              [&](auto&& f) {
+                for (const value& v : n.values) f(v);
+              });
 }
 
 } // namespace cdk::protocol

@@ -90,4 +90,13 @@ struct statement_info {
   void apply(const notice& n);
 };
 
+// The path of nearly every notice a client gets (each statement's
+// ROWS_AFFECTED, an add()'s GENERATED_DOCUMENT_IDS): a LOCAL
+// SessionStateChanged notice applied to `info` straight from the wire, with
+// no notice object (issue 13). False, with `info` unchanged, for any other
+// notice or scope and for anything decode_notice()'s hand reader would leave
+// to libprotobuf; the caller then decodes it and calls apply(). Tests check
+// that both ways leave the same statement_info.
+bool apply_local_state_change(std::string_view frame_payload, statement_info& info);
+
 } // namespace cdk::protocol

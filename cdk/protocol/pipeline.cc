@@ -55,13 +55,14 @@ error pipeline::fail(error e) {
 result<std::optional<reply>> pipeline::on_frame(frame f) {
   if (m_broken) return *m_broken;
   if (f.type == type_byte(server_msg::notice)) {
+    if (!m_pending.empty() && apply_local_state_change(f.payload, m_current.info))
+      return std::optional<reply>{};
     auto n = decode_notice(f.payload);
     if (!n) return fail(std::move(n).err());
     if (n.value().scope == notice_scope::global) {
       m_global.push_back(std::move(n.value()));
     } else if (!m_pending.empty()) {
       m_current.info.apply(n.value());
-      m_current.notices.push_back(std::move(n.value()));
     }
     // A LOCAL notice with no request in flight belongs to nothing: the
     // protocol says to ignore it.

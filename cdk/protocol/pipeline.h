@@ -5,11 +5,11 @@
 // A reply is every server message up to and including the one that ends it
 // for that kind of request (reply_end below), or Mysqlx.Error, which ends any
 // reply. Notices are not part of `frames`: LOCAL ones go to the reply being
-// read (raw and summed up in `info`), GLOBAL ones to global_notices().
+// read (summed up in its `info`), GLOBAL ones to global_notices().
 //
 // A reply can also be streamed (stream_front()): each of its messages is
 // handed back as it arrives, so a result set's rows need not all be in
-// memory at once; the last part carries the terminator, the notices and the
+// memory at once; the last part carries the terminator, what the notices said and the
 // error, as a whole reply would.
 //
 // After a FATAL server error or a protocol error the pipeline is broken: the
@@ -49,11 +49,10 @@ inline constexpr reply_end cursor = statement | ends_with(server_msg::resultset_
 
 struct reply {
   std::vector<frame> frames;       // non-notice messages in order; the terminator is last
-  std::vector<notice> notices;     // LOCAL notices received within this reply
-  statement_info info;             // what those notices said
+  statement_info info;             // what the LOCAL notices within this reply said
   std::optional<cdk::error> error; // set when the reply ended with Mysqlx.Error
   // A part of a streamed reply: frames holds one message and more of the
-  // reply follows (notices and info come with the last part).
+  // reply follows (info comes with the last part).
   bool more = false;
 
   bool ok() const noexcept { return !error.has_value(); }

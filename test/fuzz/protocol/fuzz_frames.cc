@@ -18,8 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 2) return 0;
   // First byte: options (the low two bits pick no compression or one of the
   // three algorithms); second: how to split the input into feeds.
-  static const char* const algorithms[] = {nullptr, "deflate_stream", "lz4_message",
-                                           "zstd_stream"};
+  static const char* const algorithms[] = {nullptr, "deflate_stream", "lz4_message", "zstd_stream"};
   const char* algorithm = algorithms[data[0] & 3];
   const std::size_t chunk = 1 + data[1];
   std::string_view input(reinterpret_cast<const char*>(data) + 2, size - 2);
@@ -51,6 +50,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                         n.value().values.size() != generic.value().values.size())))
           std::abort();
         if (n) info.apply(n.value());
+        // So must the in-place path of LOCAL SessionStateChanged notices.
+        pr::statement_info in_place, through_notice;
+        if (pr::apply_local_state_change(fr.payload, in_place)) {
+          if (!generic.ok() || generic.value().scope != pr::notice_scope::local ||
+              !generic.value().is(pr::notice_type::session_state_changed))
+            std::abort();
+          through_notice.apply(generic.value());
+          if (in_place.rows_affected != through_notice.rows_affected ||
+              in_place.generated_ids != through_notice.generated_ids ||
+              in_place.messages != through_notice.messages)
+            std::abort();
+        }
         break;
       }
       case 1:
