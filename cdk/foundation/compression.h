@@ -142,13 +142,20 @@ private:
 };
 
 // lz4_message: each call of compress() makes one complete, independent LZ4
-// frame (64 KiB independent blocks, no checksums, no content size), so the
+// frame (independent blocks, no checksums, no content size), so the
 // compressor carries nothing from one message to the next but its buffers.
+//
+// Blocks are 64 KiB, as MySQL's server writes them. With large_blocks, a
+// message over 64 KiB goes in blocks of the largest size LZ4 has (256 KiB,
+// 1 MiB, 4 MiB) that is not above the message's own size: each block start
+// resets LZ4's match table, and a receiver's LZ4F context holds two buffers
+// of the block size, so at most twice the message it already holds. Any
+// LZ4F reader takes any block size; the connector uses this for what it sends.
 class lz4_message_compressor {
 public:
   // level: 0..16; 2 is the X Plugin's default (0..2 are LZ4's fast mode,
   // 3 and up its high-compression mode).
-  explicit lz4_message_compressor(int level = 2);
+  explicit lz4_message_compressor(int level = 2, bool large_blocks = false);
   ~lz4_message_compressor();
   lz4_message_compressor(lz4_message_compressor&&) noexcept;
   lz4_message_compressor& operator=(lz4_message_compressor&&) noexcept;

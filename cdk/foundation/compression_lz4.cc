@@ -37,13 +37,23 @@ struct free_dctx {
   void operator()(LZ4F_dctx* d) const { LZ4F_freeDecompressionContext(d); }
 };
 
+// The largest block size not above n bytes (64 KiB at least).
+LZ4F_blockSizeID_t block_size_for(std::size_t n) {
+  constexpr std::size_t kib = 1024;
+  if (n >= 4096 * kib) return LZ4F_max4MB;
+  if (n >= 1024 * kib) return LZ4F_max1MB;
+  if (n >= 256 * kib) return LZ4F_max256KB;
+  return LZ4F_max64KB;
+}
+
 } // namespace
 
 struct lz4_message_compressor::impl {
   std::unique_ptr<LZ4F_cctx, free_cctx> ctx;
   LZ4F_preferences_t prefs;
+  bool large_blocks;
   detail::codec_buffer scratch;
-  explicit impl(int level) : prefs(preferences(level)) {
+  impl(int level, bool large) : prefs(preferences(level)), large_blocks(large) {
     detail::check_compression_level(name, level);
     LZ4F_cctx* c = nullptr;
     if (LZ4F_isError(LZ4F_createCompressionContext(&c, LZ4F_VERSION))) throw std::bad_alloc();
@@ -51,7 +61,8 @@ struct lz4_message_compressor::impl {
   }
 };
 
-lz4_message_compressor::lz4_message_compressor(int level) : m_impl(std::make_unique<impl>(level)) {}
+lz4_message_compressor::lz4_message_compressor(int level, bool large_blocks)
+    : m_impl(std::make_unique<impl>(level, large_blocks)) {}
 lz4_message_compressor::~lz4_message_compressor() = default;
 lz4_message_compressor::lz4_message_compressor(lz4_message_compressor&&) noexcept = default;
 lz4_message_compressor&
@@ -65,7 +76,8 @@ std::string lz4_message_compressor::compress(std::string_view data) {
 
 void lz4_message_compressor::compress_append(std::string_view data, std::string& out) {
   LZ4F_cctx* ctx = m_impl->ctx.get();
-  const LZ4F_preferences_t& prefs = m_impl->prefs;
+  LZ4F_preferences_t& prefs = m_impl->prefs;
+  if (m_impl->large_blocks) prefs.frameInfo.blockSizeID = block_size_for(data.size());
   // The worst case of the whole frame: header, every block, end mark (the
   // bound for 0 bytes is that of the end alone).
   const std::size_t room = LZ4F_HEADER_SIZE_MAX + LZ4F_compressBound(data.size(), &prefs) +

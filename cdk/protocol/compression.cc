@@ -97,7 +97,8 @@ result<payload_compressor> payload_compressor::make(std::string_view algorithm,
         any(std::in_place_type<zstd_stream_compressor>, level,
             params.frame_per_message ? zstd_form::frame_per_message : zstd_form::flush));
   if (algorithm == lz4_name)
-    return payload_compressor(any(std::in_place_type<lz4_message_compressor>, level));
+    return payload_compressor(
+        any(std::in_place_type<lz4_message_compressor>, level, params.lz4_large_blocks));
   return payload_compressor(any(std::in_place_type<deflate_stream_compressor>, level));
 }
 

@@ -41,10 +41,12 @@ const std::vector<std::string>& supported_compression();
 // writes them and the connector sends them, instead of one endless frame
 // flushed per message (later messages keep matching against earlier ones,
 // but zstd then copies all input into its window first). MySQL's reader
-// takes either (a ZSTD_DStream per connection).
+// takes either (a ZSTD_DStream per connection). lz4_large_blocks: lz4 only:
+// messages over 64 KiB go in larger blocks (lz4_message_compressor).
 struct compression_params {
   std::optional<int> level;
   bool frame_per_message = false;
+  bool lz4_large_blocks = false;
 };
 
 // The compressor of one algorithm, for the payloads of one direction of one

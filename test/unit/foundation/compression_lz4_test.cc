@@ -85,6 +85,34 @@ TEST(Lz4Message, LargeMessagesSpanManyBlocks) {
   EXPECT_EQ(expect_ok(rx.decompress(wire, 0, no_limit)), big);
 }
 
+// The BD byte of a frame: block size id in bits 4..6 (4: 64 KiB .. 7: 4 MiB).
+int block_size_id(const std::string& frame) {
+  return (static_cast<unsigned char>(frame.at(5)) >> 4) & 7;
+}
+
+TEST(Lz4Message, LargeBlocksFollowTheMessageSize) {
+  // What the connector sends: the largest block size not above the
+  // message's size; 64 KiB below that, and always without large_blocks (what
+  // MySQL's server and xserverd send).
+  lz4_message_compressor client(2, true), server(2, false);
+  lz4_message_decompressor rx;
+  const struct {
+    std::size_t size;
+    int id;
+  } cases[] = {{100, 4},     {65535, 4},   {65536, 4},   {262143, 4},  {262144, 5},
+               {1048575, 5}, {1048576, 6}, {4194303, 6}, {4194304, 7}, {6u << 20, 7}};
+  std::string all = rows(0, 120000);
+  ASSERT_GT(all.size(), std::size_t{6} << 20);
+  for (const auto& c : cases) {
+    const std::string msg = all.substr(0, c.size);
+    const std::string wire = client.compress(msg);
+    EXPECT_EQ(block_size_id(wire), c.id) << c.size << " bytes";
+    EXPECT_EQ(lz4_decode_one_frame(wire), msg);
+    EXPECT_EQ(expect_ok(rx.decompress(wire, msg.size(), no_limit)), msg);
+    EXPECT_EQ(block_size_id(server.compress(msg)), 4) << c.size << " bytes";
+  }
+}
+
 TEST(Lz4Message, OtherPeersFramesDecodeToo) {
   // 4 MiB and linked blocks, checksums, a content size: all LZ4F can make.
   std::string msg = rows(0, 70000);
