@@ -32,7 +32,7 @@ struct add_plan {
 /// value checked; a bad one fails the call, naming the document). The views in
 /// `docs` point into the input and into the plan itself: do not copy the plan
 /// (move it).
-cdk::result<add_plan> plan_add(const std::vector<std::string_view>& docs, bool client_ids,
+cdk::result<add_plan> plan_add(std::vector<std::string_view> docs, bool client_ids,
                                const cdk::docid::custom_id_generator& custom = {});
 
 /// Sends the Insert and reads its reply (a server error is thrown). When the

@@ -27,26 +27,43 @@ std::string_view doc_text(const Value& v, std::size_t index) {
                                      " is neither a JSON string nor a DbDoc"));
 }
 
-cdk::result<add_plan> plan_add(const std::vector<std::string_view>& docs, bool client_ids,
+namespace {
+// Scans document i: a client error when it is bad, else whether it has a
+// top-level `_id`.
+cdk::result<bool> has_id(std::string_view doc, std::size_t i) {
+  const cdk::json::id_scan scan = cdk::json::scan_for_id(doc);
+  if (!scan.ok()) return cdk::json::bad_document_error(i, scan);
+  if (scan.status != cdk::json::id_scan_status::has_id) return false;
+  // MySQL 8 would test the first `_id` and store the last: refuse to guess.
+  if (scan.duplicate_id)
+    return cdk::error::client(cdk::client_errc::bad_document,
+                              "Document " + std::to_string(i) + " has more than one top-level _id");
+  return true;
+}
+} // namespace
+
+cdk::result<add_plan> plan_add(std::vector<std::string_view> docs, bool client_ids,
                                const cdk::docid::custom_id_generator& custom) {
   add_plan plan;
+  if (!client_ids) {
+    // Nothing is spliced: the documents go as they are.
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      auto has = has_id(docs[i], i);
+      if (!has) return std::move(has).err();
+      if (!has.value()) ++plan.missing_ids;
+    }
+    plan.docs = std::move(docs);
+    return plan;
+  }
   // Offsets into plan.spliced, turned into views once it stops growing.
   std::vector<std::pair<std::size_t, std::size_t>> spans(docs.size(), {0, 0});
   std::vector<bool> is_spliced(docs.size(), false);
   char id[cdk::docid::local_id_length];
   for (std::size_t i = 0; i < docs.size(); ++i) {
-    const cdk::json::id_scan scan = cdk::json::scan_for_id(docs[i]);
-    if (!scan.ok()) return cdk::json::bad_document_error(i, scan);
-    if (scan.status == cdk::json::id_scan_status::has_id) {
-      // MySQL 8 would test the first `_id` and store the last: refuse to guess.
-      if (scan.duplicate_id)
-        return cdk::error::client(cdk::client_errc::bad_document,
-                                  "Document " + std::to_string(i) +
-                                      " has more than one top-level _id");
-      continue;
-    }
+    auto has = has_id(docs[i], i);
+    if (!has) return std::move(has).err();
+    if (has.value()) continue;
     ++plan.missing_ids;
-    if (!client_ids) continue;
     std::string custom_id;
     std::string_view id_view(id, sizeof id);
     if (custom) {
@@ -102,10 +119,12 @@ Result CollectionAdd::execute() {
   for (std::size_t i = 0; i < st.docs.size(); ++i) texts.push_back(detail::doc_text(st.docs[i], i));
   const bool client_ids = sess.policy.origin == cdk::docid::id_origin::client;
   detail::add_plan plan =
-      detail::value_or_throw(detail::plan_add(texts, client_ids, sess.id_generator));
-  auto impl = std::make_unique<detail::result_impl>();
-  impl->sess = st.sess;
-  if (plan.docs.empty()) return access::make_result<Result>(std::move(impl));
+      detail::value_or_throw(detail::plan_add(std::move(texts), client_ids, sess.id_generator));
+  if (plan.docs.empty()) {
+    auto impl = std::make_unique<detail::result_impl>();
+    impl->sess = st.sess;
+    return access::make_result<Result>(std::move(impl));
+  }
 
   sess.connection(); // throws if closed, before any work
   pr::doc_insert ins;
@@ -120,7 +139,7 @@ Result CollectionAdd::execute() {
     if (client_ids) access::set_generated_ids(e, std::move(plan.ids));
     throw;
   }
-  impl = detail::make_result(st.sess, reply);
+  auto impl = detail::make_result(st.sess, reply);
   if (client_ids) {
     impl->generated_ids = std::move(plan.ids);
   } else {

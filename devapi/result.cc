@@ -67,11 +67,11 @@ void result_impl::apply(const pr::reply& part) {
     }
     if (e.value() == event::none) continue;
     if (decoder.starts_set()) {
-      set s;
-      for (const auto& c : decoder.columns()) s.columns.push_back(make_column(c));
+      auto s = std::make_unique<set>();
+      for (const auto& c : decoder.columns()) s->columns.push_back(make_column(c));
       sets.push_back(std::move(s));
     }
-    set& s = sets.back();
+    set& s = *sets.back();
     if (e.value() == event::set_end) {
       s.done = true;
       s.last = f.type == pr::type_byte(pr::server_msg::resultset_fetch_done);
@@ -89,13 +89,13 @@ void result_impl::apply(const pr::reply& part) {
   complete = true;
   if (sess && sess->streaming == this) sess->streaming = nullptr;
   if (!failure && decoder.unstarted_set()) {
-    set s;
-    for (const auto& c : decoder.columns()) s.columns.push_back(make_column(c));
+    auto s = std::make_unique<set>();
+    for (const auto& c : decoder.columns()) s->columns.push_back(make_column(c));
     sets.push_back(std::move(s));
   }
-  for (set& s : sets) {
-    s.cut = !s.done;
-    s.done = true;
+  for (auto& s : sets) {
+    s->cut = !s->done;
+    s->done = true;
   }
   if (part.error && !failure) failure = *part.error;
   affected = part.info.rows_affected;
@@ -128,7 +128,7 @@ void result_impl::finish() {
 result_impl::set* result_impl::current_set() {
   while (sets.size() <= current && read_part()) {
   }
-  return current < sets.size() ? &sets[current] : nullptr;
+  return current < sets.size() ? sets[current].get() : nullptr;
 }
 
 result_impl::set* result_impl::read_current_set() {

@@ -196,7 +196,9 @@ struct result_impl {
     bool last = false;    // ended by FetchDone: no set follows
   };
   std::shared_ptr<session_impl> sess; // keeps the connection alive
-  std::deque<set> sets;               // a deque: a Columns& stays valid as sets are added
+  // Each set on the heap: a Columns& stays valid as sets are added. Not a
+  // deque, which allocates 600 bytes even when empty, as most results are.
+  std::vector<std::unique_ptr<set>> sets;
   std::size_t current = 0;
   std::uint64_t affected = 0;
   std::uint64_t auto_increment = 0;
