@@ -1,8 +1,9 @@
 // Properties checked on every input:
 //  - scan_for_id() never crashes, and its answer is self-consistent (spans
 //    inside the text, stop_at_id agrees with validate on the first `_id`,
-//    the in-place fallback agrees with the copying fast path, the span of
-//    the `_id` value is itself valid JSON);
+//    the in-place fallback agrees with the copying fast path and with the
+//    hand scan of simple documents, the span of the `_id` value is itself
+//    valid JSON);
 //  - when the input is a valid object without `_id`, injection yields valid
 //    JSON (RapidJSON's DOM agrees) whose `_id` is the injected id, and which
 //    our scanner sees as having exactly one top-level `_id`.
@@ -34,6 +35,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(in_place.status == full.status && in_place.begin == full.begin &&
         in_place.end == full.end && in_place.error_offset == full.error_offset &&
         in_place.duplicate_id == full.duplicate_id);
+  // So must the hand scan whenever it answers (scan_for_id() tries it first).
+  if (const auto simple = detail::scan_simple(doc))
+    check(simple->status == in_place.status && simple->type == in_place.type &&
+          simple->begin == in_place.begin && simple->end == in_place.end &&
+          simple->duplicate_id == in_place.duplicate_id);
 
   if (full.status == id_scan_status::has_id) {
     check(full.begin < full.end && full.end <= doc.size());

@@ -204,6 +204,103 @@ TEST(IdScan, HugeDocument) {
   EXPECT_EQ(bad.error_offset, doc.size());
 }
 
+// The hand scan (detail::scan_simple) answers for the usual documents, as
+// RapidJSON does.
+TEST(IdScan, TypicalDocumentsTakeTheHandPath) {
+  const std::string docs[] = {
+      R"({"name":"widget 10000001","n":10000001,"price":12.5,"tags":["a","b"],"ok":true})",
+      R"({"_id":"0000659200800000000000000001","a":null,"b":false})",
+      " {\n \"_id\" :\t-0.25 ,\r\n\"x\":{\"_id\":[1,{}],\"y\":[]} } \n",
+      R"({"_id":{"a":[1,2,[3]]}})",
+      R"({"_id":[]})",
+      R"({"_id":true,"_id":1})",
+      R"({})",
+      R"({"n":12345678901234567,"f":12345678901234567.12345678901234567,"z":-0})",
+      nested(100),
+  };
+  for (const std::string& doc : docs) {
+    const auto simple = cdk::json::detail::scan_simple(doc);
+    ASSERT_TRUE(simple.has_value()) << doc;
+    const auto scan = scan_both(doc);
+    EXPECT_EQ(simple->status, scan.status) << doc;
+    EXPECT_EQ(simple->type, scan.type) << doc;
+    EXPECT_EQ(simple->begin, scan.begin) << doc;
+    EXPECT_EQ(simple->end, scan.end) << doc;
+    EXPECT_EQ(simple->duplicate_id, scan.duplicate_id) << doc;
+  }
+  const auto dup = cdk::json::detail::scan_simple(R"({"_id":true,"_id":1})");
+  EXPECT_TRUE(dup->duplicate_id);
+  EXPECT_EQ(dup->type, value_type::boolean);
+}
+
+// What only RapidJSON may judge: the hand scan declines, scan_for_id()
+// still answers.
+TEST(IdScan, TheHandPathDeclinesTheUnusual) {
+  const std::string docs[] = {
+      R"({"a":"\u00e9"})",               // an escape
+      R"({"_\u0069d":1})",               // an escaped key
+      "{\"a\":\"caf\xc3\xa9\"}",         // above 0x7f
+      R"({"a":1e5})",                    // an exponent
+      R"({"a":123456789012345678})",     // 18 digits
+      R"({"a":0.123456789012345678})",   // 18 decimals
+      R"({"a":01})",                     // a leading zero
+      R"({"a":1.})",                     // no decimals
+      R"({"a":-})",                      // no digits
+      R"({"a":+1})",                     // a plus
+      R"({"a":1,})",                     // a trailing comma
+      R"({"a":[1,]})",                   // ... in an array
+      R"({"a":tru})",                    // a cut literal
+      R"({"a" 1})",                      // no colon
+      R"({"a":1} x)",                    // text after the root
+      R"([1])",                          // not an object
+      R"("x")",                          //
+      "",                                // nothing
+      std::string("{\"a\":\"x\0\"}", 10), // NUL
+      "{\"a\":\"\t\"}",                  // a raw control character
+      nested(101),                       // too deep
+  };
+  for (const std::string& doc : docs) {
+    EXPECT_FALSE(cdk::json::detail::scan_simple(doc).has_value()) << doc;
+    scan_both(doc);
+  }
+}
+
+// Every truncation and single-byte change of typical documents: wherever
+// the hand scan answers, RapidJSON (in place) gives the same answer.
+TEST(IdScan, TheHandPathAgreesWithRapidJsonOnEveryMutation) {
+  const std::string docs[] = {
+      R"({"_id":"00006592008","name":"pen","n":-10.5,"tags":["a",{"b":null}],"ok":true})",
+      R"({"a":{"_id":[1,2]},"_id":{"x":false},"z":0})",
+  };
+  const char replacements[] = {'"', '\\', '{', '}', '[', ']',  ':',    ',',    ' ',
+                               '0', '-',  '.', 'e', 'x', '\0', '\x1f', '\x7f', '\x80'};
+  std::size_t answered = 0;
+  auto check = [&](const std::string& doc) {
+    const auto simple = cdk::json::detail::scan_simple(doc);
+    if (!simple) return;
+    ++answered;
+    const auto slow = cdk::json::detail::scan_in_place(doc, scan_mode::validate);
+    EXPECT_EQ(simple->status, slow.status) << doc;
+    EXPECT_EQ(simple->type, slow.type) << doc;
+    EXPECT_EQ(simple->begin, slow.begin) << doc;
+    EXPECT_EQ(simple->end, slow.end) << doc;
+    EXPECT_EQ(simple->duplicate_id, slow.duplicate_id) << doc;
+  };
+  for (const std::string& good : docs) {
+    for (std::size_t n = 0; n <= good.size(); ++n) check(good.substr(0, n));
+    for (std::size_t i = 0; i < good.size(); ++i) {
+      for (char c : replacements) {
+        std::string bad = good;
+        bad[i] = c;
+        check(bad);
+        check(good.substr(0, i) + c + good.substr(i)); // inserted
+      }
+      check(good.substr(0, i) + good.substr(i + 1)); // deleted
+    }
+  }
+  EXPECT_GT(answered, 100u); // the hand path was exercised
+}
+
 TEST(IdScan, ErrorTextNamesDocumentReasonAndOffset) {
   const auto scan = scan_both(R"({"name" "x"})");
   EXPECT_EQ(cdk::json::describe_bad_document(3, scan),
