@@ -211,14 +211,21 @@ error connection::broken(error e) {
 
 status connection::flush() {
   if (m_failed) return *m_failed;
-  std::string out = m_pipe.take_output();
-  if (out.empty()) return ok();
+  if (m_pipe.output().empty()) return ok();
+  // The requests go out from m_sending and the pipeline gets that buffer
+  // back, empty: both keep their capacity, so a request costs no allocation
+  // (issue 13). A big flight's buffer is not kept for the connection's life.
+  constexpr std::size_t keep_capacity = std::size_t{64} * 1024;
+  std::string& out = m_sending;
+  out.clear();
+  out.swap(m_pipe.output());
   m_last_flight = out.size();
   auto st = m_compressor.wrap(out);
   if (!st) return broken(st.err());
   m_unanswered = true; // from the first byte on, the server may run what it got
   st = m_stream->write(out);
   if (!st) return broken(timed_out(st.err(), false));
+  if (out.capacity() > keep_capacity) std::string().swap(out);
   return ok();
 }
 

@@ -115,6 +115,7 @@ private:
   protocol::frame_reader m_reader;
   protocol::frame_compressor m_compressor;
   protocol::pipeline m_pipe;
+  std::string m_sending; // the flight being written (flush())
   session_info m_info;
   std::optional<error> m_failed;
   std::optional<std::uint64_t> m_server_limit;
