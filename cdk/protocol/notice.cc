@@ -189,17 +189,18 @@ struct state_change {
 };
 
 // Calls f(scalar_view) for each value of a SessionStateChanged payload, in
-// order; false at the first thing the hand reader does not accept.
-template <class F> bool each_scalar(std::string_view inner, F&& f) {
+// order, and reads its parameter (which may come after the values); false at
+// the first thing the hand reader does not accept.
+template <class F>
+bool each_scalar(std::string_view inner, F&& f, std::uint64_t& param, bool& has_param) {
   wire::reader in(inner);
-  bool has_param = false;
+  has_param = false;
   while (!in.done()) {
     std::uint32_t field = 0;
     wire_type wt{};
     if (!in.tag(field, wt)) return false;
     if (field == 1 && wt == wire_type::varint && !has_param) {
-      std::uint64_t ignored = 0;
-      if (!in.varint(ignored)) return false;
+      if (!in.varint(param)) return false;
       has_param = true;
     } else if (field == 2 && wt == wire_type::bytes) {
       std::string_view sc;
@@ -211,6 +212,17 @@ template <class F> bool each_scalar(std::string_view inner, F&& f) {
     }
   }
   return true;
+}
+
+// The values of a payload read_state_change() accepted, again.
+template <class F> void each_value(const state_change& sc, F&& f) {
+  if (sc.count == 1) {
+    f(sc.first);
+    return;
+  }
+  std::uint64_t param = 0;
+  bool has_param = false;
+  each_scalar(sc.inner, f, param, has_param);
 }
 
 bool read_state_change(std::string_view frame_payload, state_change& out) {
@@ -230,28 +242,18 @@ bool read_state_change(std::string_view frame_payload, state_change& out) {
   if (type != pb::Frame::SESSION_STATE_CHANGED || (seen & 2u) == 0 ||
       !pb::Frame::Scope_IsValid(static_cast<int>(out.scope)))
     return false;
-  // The parameter, which may come after the values; each_scalar() checks
-  // that it is not repeated.
-  wire::reader in(out.inner);
   std::uint64_t param = 0;
   bool has_param = false;
-  while (!in.done()) {
-    std::uint32_t field = 0;
-    wire_type wt{};
-    if (!in.tag(field, wt)) return false;
-    if (field == 1 && wt == wire_type::varint) {
-      if (!in.varint(param)) return false;
-      has_param = true;
-    } else if (!in.skip(wt)) {
-      return false;
-    }
-  }
-  if (!has_param || !pb::SessionStateChanged::Parameter_IsValid(static_cast<int>(param)))
+  const bool read = each_scalar(
+      out.inner,
+      [&](const scalar_view& v) {
+        if (out.count++ == 0) out.first = v;
+      },
+      param, has_param);
+  if (!read || !has_param || !pb::SessionStateChanged::Parameter_IsValid(static_cast<int>(param)))
     return false;
   out.param = static_cast<std::uint32_t>(param);
-  return each_scalar(out.inner, [&](const scalar_view& v) {
-    if (out.count++ == 0) out.first = v;
-  });
+  return true;
 }
 
 // Mysqlx.Notice.Frame of type SESSION_STATE_CHANGED, with its payload.
@@ -262,7 +264,7 @@ bool fast_state_changed(std::string_view frame_payload, notice& n) {
   n.scope = sc.scope == pb::Frame::LOCAL ? notice_scope::local : notice_scope::global;
   n.param = sc.param;
   n.values.reserve(sc.count);
-  each_scalar(sc.inner, [&](const scalar_view& v) { n.values.push_back(to_value(v)); });
+  each_value(sc, [&](const scalar_view& v) { n.values.push_back(to_value(v)); });
   return true;
 }
 
@@ -347,7 +349,7 @@ bool apply_local_state_change(std::string_view frame_payload, statement_info& in
   state_change sc;
   if (!read_state_change(frame_payload, sc) || sc.scope != pb::Frame::LOCAL) return false;
   apply_state(info, sc.param, sc.count > 0 ? &sc.first : nullptr, sc.count,
-              [&](auto&& f) { each_scalar(sc.inner, f); });
+              [&](auto&& f) { each_value(sc, f); });
   return true;
 }
 
