@@ -17,6 +17,11 @@ enum class wire_type : std::uint8_t { varint = 0, fixed64 = 1, bytes = 2, fixed3
 // A varint at `pos` (advanced past it); false at the end of the input or on
 // one longer than 64 bits. Also used for the varints inside row fields.
 inline bool read_varint(std::string_view in, std::size_t& pos, std::uint64_t& out) noexcept {
+  // Tags, small numbers and short lengths take one byte: most varints.
+  if (pos < in.size() && static_cast<std::uint8_t>(in[pos]) < 0x80) {
+    out = static_cast<std::uint8_t>(in[pos++]);
+    return true;
+  }
   out = 0;
   for (unsigned shift = 0; shift < 64 && pos < in.size(); shift += 7) {
     const auto b = static_cast<std::uint8_t>(in[pos++]);

@@ -302,6 +302,14 @@ TEST(wire_varint, bounds_and_the_64_bit_limit) {
   EXPECT_FALSE(wire::read_varint(std::string(10, '\xff') + '\x01', pos, v));
   pos = 0; // cut short
   EXPECT_FALSE(wire::read_varint(std::string("\x80", 1), pos, v));
+  pos = 1; // one byte, at an offset, and the end of the input
+  EXPECT_TRUE(wire::read_varint(std::string("\x05\x7f", 2), pos, v));
+  EXPECT_EQ(v, 127u);
+  EXPECT_EQ(pos, 2u);
+  EXPECT_FALSE(wire::read_varint(std::string("\x05\x7f", 2), pos, v));
+  pos = 0;
+  EXPECT_TRUE(wire::read_varint(std::string(1, '\0'), pos, v));
+  EXPECT_EQ(v, 0u);
 }
 
 } // namespace
