@@ -17,9 +17,15 @@ std::size_t varint_size(std::size_t n) {
 std::size_t len_field(std::size_t n) {
   return 1 + varint_size(n) + n;
 }
+// Writes n's varint (at most 10 bytes) at out; returns its end.
+char* put_varint(char* out, std::size_t n) {
+  for (; n >= 0x80; n >>= 7) *out++ = static_cast<char>((n & 0x7f) | 0x80);
+  *out++ = static_cast<char>(n);
+  return out;
+}
 void put_varint(std::string& out, std::size_t n) {
-  for (; n >= 0x80; n >>= 7) out.push_back(static_cast<char>((n & 0x7f) | 0x80));
-  out.push_back(static_cast<char>(n));
+  char buf[10];
+  out.append(buf, static_cast<std::size_t>(put_varint(buf, n) - buf));
 }
 
 // The Insert's fields before the rows (collection, data_model) and after
@@ -105,20 +111,25 @@ status encode_doc_insert(std::string& out, const doc_insert& ins) {
     const std::size_t str = len_field(d.size());
     const std::size_t scalar = 2 + len_field(str);
     const std::size_t expr = 2 + len_field(scalar);
-    out.push_back(tag_insert_row);
-    put_varint(out, len_field(expr));
-    out.push_back(tag_typed_row_field);
-    put_varint(out, expr);
-    out.push_back(tag_expr_type);
-    out.push_back(expr_literal);
-    out.push_back(tag_expr_literal);
-    put_varint(out, scalar);
-    out.push_back(tag_scalar_type);
-    out.push_back(scalar_v_string);
-    out.push_back(tag_scalar_v_string);
-    put_varint(out, str);
-    out.push_back(tag_string_value);
-    put_varint(out, d.size());
+    // The row's tags and lengths, at most 10 tags and fixed bytes and 5
+    // varints of 10 bytes, assembled here and appended at once.
+    char head[64];
+    char* p = head;
+    *p++ = tag_insert_row;
+    p = put_varint(p, len_field(expr));
+    *p++ = tag_typed_row_field;
+    p = put_varint(p, expr);
+    *p++ = tag_expr_type;
+    *p++ = expr_literal;
+    *p++ = tag_expr_literal;
+    p = put_varint(p, scalar);
+    *p++ = tag_scalar_type;
+    *p++ = scalar_v_string;
+    *p++ = tag_scalar_v_string;
+    p = put_varint(p, str);
+    *p++ = tag_string_value;
+    p = put_varint(p, d.size());
+    out.append(head, static_cast<std::size_t>(p - head));
     out.append(d);
   }
   out += tail;
