@@ -96,6 +96,15 @@ public:
   // Compression message without uncompressed_size (or with 0) is inflated
   // up to max_size, as MySQL's server takes it; a declared size must match.
   result<std::optional<frame>> next();
+  // Without compression: the next frame, left in the buffer (frame_decoder::
+  // peek()), and dropping it. With compression enabled, peek_plain() shows
+  // nothing and next() does all the work.
+  std::optional<frame_view> peek_plain() const noexcept {
+    return m_impl ? std::nullopt : m_outer.peek();
+  }
+  void skip_plain() noexcept {
+    if (!m_impl) m_outer.skip();
+  }
   std::size_t bytes_wanted() const noexcept { return m_outer.bytes_wanted(); }
   // Bytes of the message being received (what next() has not returned).
   std::size_t buffered() const noexcept { return m_outer.buffered(); }

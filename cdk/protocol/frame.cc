@@ -81,13 +81,16 @@ status frame_decoder::check_header() {
   return ok();
 }
 
-std::optional<frame> frame_decoder::next() {
+std::optional<frame_view> frame_decoder::peek() const noexcept {
   if (m_checked == m_pos) return std::nullopt; // no complete frame
   const std::uint32_t length = get_le32(m_buf.data() + m_pos);
-  frame f;
-  f.type = static_cast<std::uint8_t>(m_buf[m_pos + length_size]);
-  f.payload.assign(m_buf, m_pos + frame_header_size, length - 1);
-  m_pos += length_size + length;
+  return frame_view{static_cast<std::uint8_t>(m_buf[m_pos + length_size]),
+                    std::string_view(m_buf).substr(m_pos + frame_header_size, length - 1)};
+}
+
+void frame_decoder::skip() noexcept {
+  if (m_checked == m_pos) return;
+  m_pos += length_size + get_le32(m_buf.data() + m_pos);
   // Drop consumed bytes when that is cheap (all consumed) or worth it.
   if (m_pos == m_buf.size()) {
     m_buf.clear();
@@ -97,6 +100,13 @@ std::optional<frame> frame_decoder::next() {
     m_checked -= m_pos;
     m_pos = 0;
   }
+}
+
+std::optional<frame> frame_decoder::next() {
+  const auto v = peek();
+  if (!v) return std::nullopt;
+  frame f{v->type, std::string(v->payload)};
+  skip();
   return f;
 }
 

@@ -29,6 +29,12 @@ struct frame {
   std::string payload;
 };
 
+// A complete message still in a decoder's buffer (frame_decoder::peek()).
+struct frame_view {
+  std::uint8_t type = 0;
+  std::string_view payload;
+};
+
 // Appends header and payload to out.
 void append_frame(std::string& out, std::uint8_t type, std::string_view payload);
 
@@ -55,6 +61,10 @@ public:
   status feed(std::string_view bytes);
   // The next complete frame, or nothing until more bytes are fed.
   std::optional<frame> next();
+  // The same frame without taking it or copying its payload: the view lasts
+  // until the decoder changes (feed, next, skip). skip() drops that frame.
+  std::optional<frame_view> peek() const noexcept;
+  void skip() noexcept;
 
   // How many more bytes would complete the frame being received (at least 1):
   // a hint for the size of the next read.

@@ -52,11 +52,15 @@ error pipeline::fail(error e) {
   return e;
 }
 
+bool pipeline::take_state_notice(const frame_view& f) {
+  return f.type == type_byte(server_msg::notice) && !m_broken && !m_pending.empty() &&
+         apply_local_state_change(f.payload, m_current.info);
+}
+
 result<std::optional<reply>> pipeline::on_frame(frame f) {
   if (m_broken) return *m_broken;
   if (f.type == type_byte(server_msg::notice)) {
-    if (!m_pending.empty() && apply_local_state_change(f.payload, m_current.info))
-      return std::optional<reply>{};
+    if (take_state_notice(frame_view{f.type, f.payload})) return std::optional<reply>{};
     auto n = decode_notice(f.payload);
     if (!n) return fail(std::move(n).err());
     if (n.value().scope == notice_scope::global) {

@@ -71,6 +71,11 @@ public:
   // Feeds one server frame. Returns a reply when one is complete, or a part
   // (reply::more) of a streamed one.
   result<std::optional<reply>> on_frame(frame f);
+  // The most frequent server message, a LOCAL SessionStateChanged notice of
+  // the reply being read, taken from a view of the read buffer with no frame
+  // built (issue 13): true when applied; otherwise nothing changed and the
+  // frame goes to on_frame() as usual.
+  bool take_state_notice(const frame_view& f);
   // The front reply's messages are handed back one at a time from now on,
   // until it ends; call it between replies or while one is streamed.
   void stream_front() noexcept { m_stream_front = !m_pending.empty(); }

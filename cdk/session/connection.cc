@@ -167,6 +167,11 @@ status connection::run_handshake(const connect_options& opts) {
 result<pr::frame> connection::read_frame() {
   char buf[16 * 1024];
   for (;;) {
+    // Notices the pipeline takes in place never become frames.
+    while (auto v = m_reader.peek_plain()) {
+      if (!m_pipe.take_state_notice(*v)) break;
+      m_reader.skip_plain();
+    }
     auto f = m_reader.next();
     if (!f) return broken(std::move(f).err());
     if (f.value()) return std::move(*f.value());

@@ -89,6 +89,39 @@ TEST(frame_decoder, decodes_one_byte_at_a_time) {
   expect_three_frames(got);
 }
 
+TEST(frame_decoder, peek_shows_the_next_frame_in_place_and_skip_drops_it) {
+  frame_decoder d;
+  std::string wire;
+  append_frame(wire, 11, "notice");
+  append_frame(wire, 17, "");
+  append_frame(wire, 12, "partial");
+  ASSERT_TRUE(d.feed(wire.substr(0, wire.size() - 1)).ok()); // the last one cut short
+  auto v = d.peek();
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->type, 11);
+  EXPECT_EQ(v->payload, "notice");
+  auto again = d.peek(); // peeking takes nothing
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->payload.data(), v->payload.data());
+  d.skip();
+  v = d.peek();
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->type, 17);
+  EXPECT_EQ(v->payload, "");
+  auto f = d.next(); // next() agrees with peek()
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->type, 17);
+  EXPECT_FALSE(d.peek()); // incomplete
+  d.skip();               // nothing to drop: no change
+  ASSERT_TRUE(d.feed(wire.substr(wire.size() - 1)).ok());
+  v = d.peek();
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->payload, "partial");
+  d.skip();
+  EXPECT_FALSE(d.peek());
+  EXPECT_EQ(d.buffered(), 0u);
+}
+
 TEST(frame_decoder, bytes_wanted_tracks_the_current_frame) {
   frame_decoder d;
   EXPECT_EQ(d.bytes_wanted(), frame_header_size);

@@ -71,6 +71,30 @@ TEST(pipeline, replies_in_order_with_their_local_notices) {
   EXPECT_EQ(p.pending(), 0u);
 }
 
+// The connection hands LOCAL SessionStateChanged notices over from its read
+// buffer, as views: the same effect as through on_frame().
+TEST(pipeline, state_notices_are_taken_from_a_view) {
+  pipeline p;
+  const frame local = notice_frame(Mysqlx::Notice::Frame::LOCAL, 4);
+  const frame global = notice_frame(Mysqlx::Notice::Frame::GLOBAL, 9);
+  EXPECT_FALSE(p.take_state_notice(frame_view{local.type, local.payload})); // nothing pending
+  p.expect(replies::statement);
+  EXPECT_FALSE(p.take_state_notice(frame_view{global.type, global.payload}));
+  EXPECT_FALSE(p.take_state_notice(frame_view{17, local.payload})); // not a notice
+  EXPECT_TRUE(p.take_state_notice(frame_view{local.type, local.payload}));
+  auto r = feed(p, frame{17, ""});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->info.rows_affected, 4u);
+  EXPECT_TRUE(p.global_notices().empty()); // the GLOBAL one was left to on_frame()
+  p.expect(replies::statement);
+  auto fatal = p.on_frame(error_frame(1053, true));
+  ASSERT_TRUE(fatal.ok());
+  ASSERT_TRUE(fatal.value());
+  EXPECT_TRUE(fatal.value()->error);
+  EXPECT_TRUE(p.broken());
+  EXPECT_FALSE(p.take_state_notice(frame_view{local.type, local.payload})); // broken
+}
+
 TEST(pipeline, global_notices_are_kept_apart) {
   pipeline p;
   p.expect(replies::ok);

@@ -75,6 +75,19 @@ TEST(connection, a_57_server_means_client_generated_ids) {
   EXPECT_EQ(c.value()->compression(), "");
   // No Expect.Close (25) after the 5160.
   EXPECT_EQ(peer->received, (std::vector<int>{1, 2, 2, 4, 24}));
+  // Uncompressed, the reply's LOCAL notice is taken from the read buffer
+  // (pipeline::take_state_notice) and still counts for this reply only.
+  for (int i = 0; i < 2; ++i) {
+    protocol::append_frame(c.value()->pipeline().output(), 12, "");
+    c.value()->pipeline().expect(protocol::replies::statement);
+  }
+  for (int i = 0; i < 2; ++i) {
+    auto r = c.value()->read_reply();
+    ASSERT_TRUE(r.ok()) << r.err().message;
+    EXPECT_EQ(r.value().info.client_id, 1u);
+    ASSERT_EQ(r.value().frames.size(), 1u); // the notice is no frame of it
+    EXPECT_EQ(r.value().last().type, 17);
+  }
 }
 
 TEST(connection, wrong_password_is_1045_without_the_password) {
