@@ -83,6 +83,40 @@ struct scalar_view {
   std::uint32_t content_type = 0;
 };
 
+// libprotobuf's Type_IsValid(), Scope_IsValid() and Parameter_IsValid() for
+// the hand reader, here: the generated ones are out of line in other
+// translation units, code a single add() would touch for nothing but them
+// (issue 13). Unit tests compare them over every value.
+using scalar_type = Mysqlx::Datatypes::Scalar;
+static_assert(scalar_type::V_SINT == 1 && scalar_type::V_UINT == 2 && scalar_type::V_NULL == 3 &&
+              scalar_type::V_OCTETS == 4 && scalar_type::V_DOUBLE == 5 &&
+              scalar_type::V_FLOAT == 6 && scalar_type::V_BOOL == 7 && scalar_type::V_STRING == 8 &&
+              scalar_type::Type_MAX == 8);
+constexpr bool valid_scalar_type(std::uint64_t t) noexcept {
+  return t >= 1 && t <= 8;
+}
+constexpr bool valid_scope(std::uint64_t s) noexcept {
+  return s == pb::Frame::GLOBAL || s == pb::Frame::LOCAL;
+}
+constexpr bool valid_param(std::uint64_t p) noexcept {
+  switch (static_cast<state_param>(p)) { // every value is checked against the .proto above
+  case state_param::current_schema:
+  case state_param::account_expired:
+  case state_param::generated_insert_id:
+  case state_param::rows_affected:
+  case state_param::rows_found:
+  case state_param::rows_matched:
+  case state_param::trx_committed:
+  case state_param::trx_rolledback:
+  case state_param::produced_message:
+  case state_param::client_id_assigned:
+  case state_param::generated_document_ids:
+    return p <= 0xffffffffu;
+  }
+  return false;
+}
+static_assert(pb::SessionStateChanged::Parameter_MAX == 12);
+
 bool fast_scalar(std::string_view in, scalar_view& v) {
   wire::reader r(in);
   std::uint64_t kind = 0, sint = 0, uint = 0, dbl = 0, b = 0, extra = 0;
@@ -126,7 +160,7 @@ bool fast_scalar(std::string_view in, scalar_view& v) {
     if (!ok) return false;
   }
   using S = Mysqlx::Datatypes::Scalar;
-  if ((seen & 2u) == 0 || !S::Type_IsValid(static_cast<int>(kind))) return false;
+  if ((seen & 2u) == 0 || !valid_scalar_type(kind)) return false;
   switch (static_cast<S::Type>(kind)) {
   case S::V_SINT: // zigzag
     v.type = value::kind::sint;
@@ -239,8 +273,7 @@ bool read_state_change(std::string_view frame_payload, state_change& out) {
                                  : wt == wire_type::bytes && r.bytes(out.inner);
     if (!ok) return false;
   }
-  if (type != pb::Frame::SESSION_STATE_CHANGED || (seen & 2u) == 0 ||
-      !pb::Frame::Scope_IsValid(static_cast<int>(out.scope)))
+  if (type != pb::Frame::SESSION_STATE_CHANGED || (seen & 2u) == 0 || !valid_scope(out.scope))
     return false;
   std::uint64_t param = 0;
   bool has_param = false;
@@ -250,8 +283,7 @@ bool read_state_change(std::string_view frame_payload, state_change& out) {
         if (out.count++ == 0) out.first = v;
       },
       param, has_param);
-  if (!read || !has_param || !pb::SessionStateChanged::Parameter_IsValid(static_cast<int>(param)))
-    return false;
+  if (!read || !has_param || !valid_param(param)) return false;
   out.param = static_cast<std::uint32_t>(param);
   return true;
 }

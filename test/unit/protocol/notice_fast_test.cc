@@ -271,6 +271,31 @@ TEST(notice_fast, missing_fields_give_the_same_result_on_both_paths) {
   same_info(frame_of(no_text));
 }
 
+// The hand reader's own checks of enum values (scope, parameter, scalar
+// type) against libprotobuf's, over every value a byte can give.
+TEST(notice_fast, every_enum_value_is_judged_as_libprotobuf_does) {
+  auto frame_with = [](int scope, int param, int type) {
+    std::string scalar = "\x08" + std::string(1, static_cast<char>(type)) + "\x18\x01";
+    std::string inner = "\x08" + std::string(1, static_cast<char>(param)) + "\x12" +
+                        std::string(1, static_cast<char>(scalar.size())) + scalar;
+    return "\x08\x03\x10" + std::string(1, static_cast<char>(scope)) + "\x1a" +
+           std::string(1, static_cast<char>(inner.size())) + inner;
+  };
+  int applied = 0;
+  for (int v = 0; v < 0x80; ++v) {
+    SCOPED_TRACE(v);
+    EXPECT_TRUE(agree(frame_with(v, 4, 2)));
+    EXPECT_TRUE(agree(frame_with(2, v, 2)));
+    agree(frame_with(2, 4, v)); // an unknown Scalar type fails both ways
+    applied += same_info(frame_with(v, 4, 2)) ? 1 : 0;
+    applied += same_info(frame_with(2, v, 2)) ? 1 : 0;
+    applied += same_info(frame_with(2, 4, v)) ? 1 : 0;
+  }
+  // LOCAL scope once, the 11 parameters and the 8 Scalar types (a field of
+  // another type beside it is accepted, as libprotobuf accepts it).
+  EXPECT_EQ(applied, 1 + 11 + 8);
+}
+
 TEST(notice_fast, every_truncation_and_every_byte_change_agrees) {
   const std::string good = frame_of(every_scalar_kind());
   for (std::size_t n = 0; n < good.size(); ++n) {
