@@ -237,27 +237,27 @@ TEST(IdScan, TypicalDocumentsTakeTheHandPath) {
 // still answers.
 TEST(IdScan, TheHandPathDeclinesTheUnusual) {
   const std::string docs[] = {
-      R"({"a":"\u00e9"})",               // an escape
-      R"({"_\u0069d":1})",               // an escaped key
-      "{\"a\":\"caf\xc3\xa9\"}",         // above 0x7f
-      R"({"a":1e5})",                    // an exponent
-      R"({"a":123456789012345678})",     // 18 digits
-      R"({"a":0.123456789012345678})",   // 18 decimals
-      R"({"a":01})",                     // a leading zero
-      R"({"a":1.})",                     // no decimals
-      R"({"a":-})",                      // no digits
-      R"({"a":+1})",                     // a plus
-      R"({"a":1,})",                     // a trailing comma
-      R"({"a":[1,]})",                   // ... in an array
-      R"({"a":tru})",                    // a cut literal
-      R"({"a" 1})",                      // no colon
-      R"({"a":1} x)",                    // text after the root
-      R"([1])",                          // not an object
-      R"("x")",                          //
-      "",                                // nothing
+      R"({"a":"\u00e9"})",                // an escape
+      R"({"_\u0069d":1})",                // an escaped key
+      "{\"a\":\"caf\xc3\xa9\"}",          // above 0x7f
+      R"({"a":1e5})",                     // an exponent
+      R"({"a":123456789012345678})",      // 18 digits
+      R"({"a":0.123456789012345678})",    // 18 decimals
+      R"({"a":01})",                      // a leading zero
+      R"({"a":1.})",                      // no decimals
+      R"({"a":-})",                       // no digits
+      R"({"a":+1})",                      // a plus
+      R"({"a":1,})",                      // a trailing comma
+      R"({"a":[1,]})",                    // ... in an array
+      R"({"a":tru})",                     // a cut literal
+      R"({"a" 1})",                       // no colon
+      R"({"a":1} x)",                     // text after the root
+      R"([1])",                           // not an object
+      R"("x")",                           //
+      "",                                 // nothing
       std::string("{\"a\":\"x\0\"}", 10), // NUL
-      "{\"a\":\"\t\"}",                  // a raw control character
-      nested(101),                       // too deep
+      "{\"a\":\"\t\"}",                   // a raw control character
+      nested(101),                        // too deep
   };
   for (const std::string& doc : docs) {
     EXPECT_FALSE(cdk::json::detail::scan_simple(doc).has_value()) << doc;
@@ -271,6 +271,7 @@ TEST(IdScan, TheHandPathAgreesWithRapidJsonOnEveryMutation) {
   const std::string docs[] = {
       R"({"_id":"00006592008","name":"pen","n":-10.5,"tags":["a",{"b":null}],"ok":true})",
       R"({"a":{"_id":[1,2]},"_id":{"x":false},"z":0})",
+      R"({"note":"a string of 8-byte words and then some","k":"12345678"})",
   };
   const char replacements[] = {'"', '\\', '{', '}', '[', ']',  ':',    ',',    ' ',
                                '0', '-',  '.', 'e', 'x', '\0', '\x1f', '\x7f', '\x80'};
