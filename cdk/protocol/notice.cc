@@ -377,7 +377,48 @@ result<notice> decode_notice(std::string_view frame_payload) {
   return decode_notice_generic(frame_payload);
 }
 
+namespace {
+
+// The two notices of nearly every reply, matched byte for byte as MySQL
+// (and libprotobuf) write them: fields in number order, one-byte lengths,
+// one value. Frame{type SESSION_STATE_CHANGED, scope LOCAL, payload
+// SessionStateChanged{param, value}} with ROWS_AFFECTED of a V_UINT, or
+// GENERATED_DOCUMENT_IDS of one V_OCTETS id without content type. Anything
+// else, however valid, goes to the field-by-field reader below: this only
+// skips its work for the common shapes (issue 13).
+bool apply_common_state_change(std::string_view p, statement_info& info) {
+  constexpr std::string_view frame_head("\x08\x03\x10\x02\x1a", 5);
+  constexpr std::string_view rows_head("\x08\x04\x12", 3), rows_value("\x08\x02\x18", 3);
+  constexpr std::string_view ids_head("\x08\x0c\x12", 3), ids_value("\x08\x04\x2a", 3);
+  // A one-byte length (below 0x80) at s[i] that covers exactly the rest.
+  const auto rest_length_at = [](std::string_view s, std::size_t i) {
+    const auto n = static_cast<std::uint8_t>(s[i]);
+    return n < 0x80 && n == s.size() - i - 1;
+  };
+  if (p.size() < 6 || p.substr(0, 5) != frame_head || !rest_length_at(p, 5)) return false;
+  const std::string_view inner = p.substr(6);
+  if (inner.size() < 7 || !rest_length_at(inner, 3)) return false;
+  const std::string_view head = inner.substr(0, 3), value = inner.substr(4);
+  if (head == rows_head && value.substr(0, 3) == rows_value) {
+    std::size_t pos = 3;
+    std::uint64_t rows = 0;
+    if (!wire::read_varint(value, pos, rows) || pos != value.size()) return false;
+    info.rows_affected = rows;
+    return true;
+  }
+  if (head == ids_head && value.size() >= 6 && value.substr(0, 3) == ids_value &&
+      rest_length_at(value, 3) && value[4] == '\x0a' && rest_length_at(value, 5)) {
+    if (info.generated_ids.empty()) info.generated_ids.reserve(1);
+    info.generated_ids.emplace_back(value.substr(6));
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
 bool apply_local_state_change(std::string_view frame_payload, statement_info& info) {
+  if (apply_common_state_change(frame_payload, info)) return true;
   state_change sc;
   if (!read_state_change(frame_payload, sc) || sc.scope != pb::Frame::LOCAL) return false;
   apply_state(info, sc.param, sc.count > 0 ? &sc.first : nullptr, sc.count,

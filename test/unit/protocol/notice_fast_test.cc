@@ -215,6 +215,37 @@ TEST(notice_fast, an_adds_notices_from_bytes) {
   EXPECT_EQ(frame_of(ssc), ids);
 }
 
+// Those two shapes are matched byte for byte first: every truncation, byte
+// change and insertion of them, and ids too long for one-byte lengths, must
+// still give what libprotobuf gives.
+TEST(notice_fast, the_common_shapes_agree_on_every_mutation) {
+  pb::SessionStateChanged rows;
+  rows.set_param(pb::SessionStateChanged::ROWS_AFFECTED);
+  rows.add_value()->set_type(Scalar::V_UINT);
+  rows.mutable_value(0)->set_v_unsigned_int(300); // a two-byte varint
+  pb::SessionStateChanged ids;
+  ids.set_param(pb::SessionStateChanged::GENERATED_DOCUMENT_IDS);
+  ids.add_value()->set_type(Scalar::V_OCTETS);
+  ids.mutable_value(0)->mutable_v_octets()->set_value("0000659200800000000000000001");
+  std::vector<std::string> goods = {frame_of(rows), frame_of(ids)};
+  for (std::size_t n : {0x7au, 0x7bu, 0x80u, 200u}) { // lengths around one byte's
+    ids.mutable_value(0)->mutable_v_octets()->set_value(std::string(n, 'i'));
+    goods.push_back(frame_of(ids));
+  }
+  for (const std::string& good : goods) {
+    EXPECT_TRUE(same_info(good));
+    for (std::size_t n = 0; n < good.size(); ++n) same_info(good.substr(0, n));
+    for (std::size_t i = 0; i < good.size(); ++i) {
+      for (int delta : {1, 0x7f, 0x80, 0xff}) {
+        std::string bad = good;
+        bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) + delta);
+        same_info(bad);
+      }
+      same_info(good.substr(0, i) + '\x01' + good.substr(i));
+    }
+  }
+}
+
 // Other notice types are not applied in place; the pipeline decodes them.
 TEST(notice_fast, other_notice_types_are_declined) {
   pb::Warning w;
