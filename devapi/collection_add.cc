@@ -131,14 +131,15 @@ Result CollectionAdd::execute() {
   ins.schema = st.schema;
   ins.collection = st.name;
   ins.docs = std::move(plan.docs);
-  pr::reply reply;
-  try {
-    reply = detail::run_insert(sess, ins);
-  } catch (Error& e) {
-    // The ids let the application add the same documents again safely.
-    if (client_ids) access::set_generated_ids(e, std::move(plan.ids));
-    throw;
-  }
+  pr::reply reply = [&] {
+    try {
+      return detail::run_insert(sess, ins);
+    } catch (Error& e) {
+      // The ids let the application add the same documents again safely.
+      if (client_ids) access::set_generated_ids(e, std::move(plan.ids));
+      throw;
+    }
+  }();
   auto impl = detail::make_result(st.sess, reply);
   if (client_ids) {
     impl->generated_ids = std::move(plan.ids);

@@ -22,7 +22,8 @@ namespace cdk::json {
 namespace {
 
 constexpr bool is_json_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  // Most bytes are above ' ': one comparison for them.
+  return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
 }
 
 // Why a scan was stopped by the handler (RapidJSON only says "terminated").
