@@ -167,6 +167,21 @@ error frame_reader::fail(compression_fault f, std::string what) {
   return bad_compression(std::move(what));
 }
 
+std::optional<frame_view> frame_reader::peek_plain() const noexcept {
+  if (m_impl) {
+    if (auto v = m_impl->inner.peek()) return v;
+    if (m_impl->inner.buffered() > 0) return std::nullopt; // next() reports it
+  }
+  auto v = m_outer.peek();
+  if (v && v->type == m_compression_type) return std::nullopt;
+  return v;
+}
+
+void frame_reader::skip_plain() noexcept {
+  if (m_impl && m_impl->inner.peek()) return m_impl->inner.skip();
+  if (peek_plain()) m_outer.skip(); // never a Compression message unread
+}
+
 result<std::optional<frame>> frame_reader::next() {
   if (m_impl) {
     if (auto f = m_impl->inner.next()) return std::optional<frame>(std::move(*f));

@@ -96,15 +96,12 @@ public:
   // Compression message without uncompressed_size (or with 0) is inflated
   // up to max_size, as MySQL's server takes it; a declared size must match.
   result<std::optional<frame>> next();
-  // Without compression: the next frame, left in the buffer (frame_decoder::
-  // peek()), and dropping it. With compression enabled, peek_plain() shows
-  // nothing and next() does all the work.
-  std::optional<frame_view> peek_plain() const noexcept {
-    return m_impl ? std::nullopt : m_outer.peek();
-  }
-  void skip_plain() noexcept {
-    if (!m_impl) m_outer.skip();
-  }
+  // The frame next() would return, left in its buffer (frame_decoder::
+  // peek()), and dropping it: a plain frame, or one already inflated from a
+  // Compression message. A Compression message still to inflate shows
+  // nothing: next() inflates it (and returns its first frame).
+  std::optional<frame_view> peek_plain() const noexcept;
+  void skip_plain() noexcept;
   std::size_t bytes_wanted() const noexcept { return m_outer.bytes_wanted(); }
   // Bytes of the message being received (what next() has not returned).
   std::size_t buffered() const noexcept { return m_outer.buffered(); }

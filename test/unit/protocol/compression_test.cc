@@ -49,6 +49,38 @@ TEST(compression, round_trip_server_to_client) {
   EXPECT_EQ(got[3].type, 0);
 }
 
+TEST(compression, peek_shows_inflated_and_plain_frames_never_an_unread_compression_message) {
+  frame_compressor server(19);
+  ASSERT_TRUE(server.enable("lz4_message").ok());
+  std::string wire = some_frames();
+  ASSERT_TRUE(server.wrap(wire).ok());
+  append_frame(wire, 0, "plain");
+  frame_reader client;
+  ASSERT_TRUE(client.enable_compression("lz4_message").ok());
+  ASSERT_TRUE(client.feed(wire).ok());
+  EXPECT_FALSE(client.peek_plain()); // the Compression message is next()'s
+  client.skip_plain();               // so this drops nothing
+  auto first = client.next();
+  ASSERT_TRUE(first.ok() && first.value());
+  EXPECT_EQ(first.value()->payload, "notice");
+  auto v = client.peek_plain(); // the second inflated frame, in place
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->type, 13);
+  EXPECT_EQ(v->payload, std::string(1000, 'r'));
+  client.skip_plain();
+  auto third = client.next();
+  ASSERT_TRUE(third.ok() && third.value());
+  EXPECT_EQ(third.value()->type, 17);
+  v = client.peek_plain(); // the plain frame after the Compression message
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->type, 0);
+  EXPECT_EQ(v->payload, "plain");
+  client.skip_plain();
+  auto none = client.next();
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none.value());
+}
+
 TEST(compression, stream_state_carries_across_messages_and_splits) {
   frame_compressor client(46);
   ASSERT_TRUE(client.enable("deflate_stream").ok());
