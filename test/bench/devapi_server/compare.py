@@ -61,10 +61,11 @@ def main():
                          text=True).stdout.strip()
     results = {"ours": {}, "official": {}}
     try:
-        for _ in range(args.rounds):
+        for r in range(args.rounds):
             for who, binary in (("ours", ours), ("official", peer)):
                 for bench, us in run_bench(binary, uri, args.filter).items():
                     results[who].setdefault(bench, []).append(us)
+                    print("round %d %-8s %-24s %10.3f us" % (r + 1, who, bench, us), file=sys.stderr)
     finally:
         subprocess.run(ctl + ["stop", "--name", name], env=env, stdout=subprocess.DEVNULL)
 
@@ -75,6 +76,13 @@ def main():
         o = statistics.median(results["ours"][bench])
         p = statistics.median(results["official"][bench])
         print("%-28s %12.3f %12.3f %7.2f" % (bench, o, p, o / p))
+        if args.rounds > 1:
+            # Each round's own ratio: the two builds ran back to back, so a
+            # noisy spell hits both; their spread says how far to trust the
+            # ratio of medians above.
+            paired = sorted(a / b for a, b in zip(results["ours"][bench], results["official"][bench]))
+            print("%-28s ratio per round: median %.2f, min %.2f, max %.2f" %
+                  ("", statistics.median(paired), paired[0], paired[-1]))
 
 
 if __name__ == "__main__":
