@@ -33,7 +33,7 @@ def run_bench(binary, uri, bench_filter):
             sys.exit("%s: %s: %s" % (os.path.basename(binary), b["name"], b.get("error_message")))
         if "cpu_per_doc" in b:
             name = b["name"].split("/iterations:")[0]  # BM_TlsAddOne/1
-            per_doc[name] = b["cpu_per_doc"] * 1e6  # seconds -> microseconds
+            per_doc[name] = (b["cpu_per_doc"] * 1e6, b.get("label", ""))  # seconds -> microseconds
     return per_doc
 
 
@@ -60,12 +60,15 @@ def main():
     uri = subprocess.run(start, env=env, check=True, stdout=subprocess.PIPE,
                          text=True).stdout.strip()
     results = {"ours": {}, "official": {}}
+    labels = {}  # the TLS each benchmark's sessions negotiated, both builds
     try:
         for r in range(args.rounds):
             for who, binary in (("ours", ours), ("official", peer)):
-                for bench, us in run_bench(binary, uri, args.filter).items():
+                for bench, (us, label) in run_bench(binary, uri, args.filter).items():
                     results[who].setdefault(bench, []).append(us)
-                    print("round %d %-8s %-24s %10.3f us" % (r + 1, who, bench, us), file=sys.stderr)
+                    labels.setdefault(bench, set()).add(label)
+                    print("round %d %-8s %-24s %10.3f us  %s" % (r + 1, who, bench, us, label),
+                          file=sys.stderr)
     finally:
         subprocess.run(ctl + ["stop", "--name", name], env=env, stdout=subprocess.DEVNULL)
 
@@ -73,9 +76,12 @@ def main():
     for bench in results["ours"]:
         if bench not in results["official"]:
             continue
+        if len(labels[bench]) > 1:
+            sys.exit("compare.py: %s: the builds negotiated different TLS (%s): not comparable" %
+                     (bench, ", ".join(sorted(labels[bench]))))
         o = statistics.median(results["ours"][bench])
         p = statistics.median(results["official"][bench])
-        print("%-28s %12.3f %12.3f %7.2f" % (bench, o, p, o / p))
+        print("%-28s %12.3f %12.3f %7.2f  %s" % (bench, o, p, o / p, next(iter(labels[bench]))))
         if args.rounds > 1:
             # Each round's own ratio: the two builds ran back to back, so a
             # noisy spell hits both; their spread says how far to trust the

@@ -122,6 +122,19 @@ std::string uri_on_port(int port) {
   return uri.substr(0, uri.rfind(':') + 1) + std::to_string(port);
 }
 
+// The session's TLS version and cipher as the server reports them
+// ("TLSv1.3 TLS_AES_128_GCM_SHA256"), or "no TLS": compare.py checks that
+// both builds negotiated the same, or their CPU is not comparable.
+std::string tls_label(mysqlx::Session& s) {
+  std::string version, cipher;
+  for (mysqlx::Row row : s.sql("SHOW STATUS LIKE 'Mysqlx_ssl_%'").execute()) {
+    const std::string name = row[0].get<std::string>();
+    if (name == "Mysqlx_ssl_version") version = row[1].get<std::string>();
+    if (name == "Mysqlx_ssl_cipher") cipher = row[1].get<std::string>();
+  }
+  return version.empty() ? "no TLS" : version + " " + cipher;
+}
+
 void set_per_doc(benchmark::State& state, std::int64_t docs_per_iteration) {
   state.SetItemsProcessed(state.iterations() * docs_per_iteration);
   state.counters["cpu_per_doc"] =
@@ -160,10 +173,18 @@ std::vector<std::vector<std::string>> make_batches(benchmark::State& state, unsi
 void run_adds(benchmark::State& state, const std::string& options, const std::string& collection) {
   guarded(state, "add " + collection, [&] {
     mysqlx::Session s(g_uri + options);
-    mysqlx::Collection c = s.getSchema("bench").createCollection(collection, true);
+    // Each run starts from an empty collection: otherwise every run adds to
+    // the table the runs before it filled, the server's work per add grows
+    // with it (and with it the cache misses it causes the client), and in
+    // compare.py the build that runs second in each round would always meet
+    // the bigger table.
+    mysqlx::Schema bench = s.getSchema("bench");
+    bench.dropCollection(collection);
+    mysqlx::Collection c = bench.createCollection(collection);
     const auto batches = make_batches(state, static_cast<unsigned>(state.range(0)));
     add_loop(state, c, batches);
     set_per_doc(state, state.range(0));
+    state.SetLabel(tls_label(s));
   });
 }
 
@@ -258,6 +279,7 @@ void BM_TlsFetch(benchmark::State& state) {
     mysqlx::Collection c = s.getSchema("bench").getCollection("tls_fetch_source");
     find_field_loop(state, c, k_tls_fetch_docs);
     set_per_doc(state, k_tls_fetch_docs);
+    state.SetLabel(tls_label(s));
   });
 }
 BENCHMARK(BM_TlsFetch)->Iterations(30)->MeasureProcessCPUTime();
