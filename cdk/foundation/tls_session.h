@@ -73,6 +73,10 @@ private:
   std::unique_ptr<transport> m_transport;
   ssl_ptr m_ssl;
   std::string m_peer;
+  // The thread's OpenSSL error queue was found empty by the last write, and
+  // that write succeeded: the read of its reply, which follows with none of
+  // the application's code in between, need not look again (tls_session.cc).
+  bool m_queue_clear = false;
 };
 
 } // namespace cdk

@@ -178,8 +178,12 @@ std::optional<frame_view> frame_reader::peek_plain() const noexcept {
 }
 
 void frame_reader::skip_plain() noexcept {
-  if (m_impl && m_impl->inner.peek()) return m_impl->inner.skip();
-  if (peek_plain()) m_outer.skip(); // never a Compression message unread
+  if (m_impl) {
+    if (m_impl->inner.peek()) return m_impl->inner.skip();
+    if (m_impl->inner.buffered() > 0) return; // peek_plain() shows nothing
+  }
+  // Never a Compression message unread.
+  if (auto v = m_outer.peek(); v && v->type != m_compression_type) m_outer.skip();
 }
 
 result<std::optional<frame>> frame_reader::next() {

@@ -2,6 +2,8 @@
 
 #include "cdk/protocol/message.h"
 
+#include <utility>
+
 namespace cdk::protocol {
 
 std::string pipeline::take_output() {
@@ -94,12 +96,10 @@ result<std::optional<reply>> pipeline::on_frame(frame f) {
   }
   m_current.frames.push_back(std::move(f));
   if (!ends) return std::optional<reply>{};
-  reply done = std::move(m_current);
-  m_current = reply{};
   m_stream_front = false;
   m_pending.pop_front();
   if (m_broken) m_pending.clear();
-  return std::optional<reply>{std::move(done)};
+  return std::optional<reply>{std::exchange(m_current, reply{})};
 }
 
 } // namespace cdk::protocol

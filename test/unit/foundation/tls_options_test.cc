@@ -193,6 +193,33 @@ TEST(Tls, AStaleOpensslErrorDoesNotChangeWhatAWriteReports) {
   EXPECT_EQ(st.err().code, cdk::client_errc::lost_connection) << st.err().message;
 }
 
+// The same for reads. A read that directly follows this session's own
+// successful write skips the check (nothing else runs on the thread in
+// between in the connector: tls_session.cc); any other read still clears
+// what other code left.
+TEST(Tls, AStaleOpensslErrorDoesNotChangeWhatAReadReports) {
+  const auto& pki = test_pki::get();
+  auto ctx = cdk::tls_server_context::from_pem(pki.server_cert_pem, pki.server_key_pem);
+  ASSERT_TRUE(ctx) << ctx.err().message;
+  test_server::one_shot srv(test_server::listen_local(), [&](cdk::socket_stream& s) {
+    if (s.accept_tls(ctx.value())) (void)s.write("x"); // then closes
+  });
+  auto c = cdk::connect_tcp("127.0.0.1", srv.port(), std::chrono::seconds(5));
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(c.value()->start_tls(opts_with(ssl_mode::verify_ca, pki.ca), "127.0.0.1"));
+  ERR_raise(ERR_LIB_SSL, SSL_R_BAD_LENGTH);
+  auto x = test_server::read_exact(*c.value(), 1);
+  ASSERT_TRUE(x) << x.err().message;
+  EXPECT_EQ(x.value(), "x");
+  srv.join();
+  ERR_raise(ERR_LIB_SSL, SSL_R_BAD_LENGTH);
+  char buf[16];
+  auto eof = c.value()->read_some(buf, sizeof buf);
+  ERR_clear_error();
+  ASSERT_FALSE(eof);
+  EXPECT_EQ(eof.err().code, cdk::client_errc::lost_connection) << eof.err().message;
+}
+
 TEST(Tls, ServerContextErrorsNameTheFile) {
   auto ctx =
       cdk::tls_server_context::from_files("/nonexistent/cert.pem", test_pki::get().server_key);
