@@ -114,7 +114,8 @@ CollectionAdd& CollectionAdd::add_documents(std::vector<Value>&& docs) {
 Result CollectionAdd::execute() {
   auto& st = *m_impl;
   auto& sess = *st.sess;
-  std::vector<std::string_view> texts;
+  std::vector<std::string_view> texts = std::move(sess.doc_views);
+  texts.clear();
   texts.reserve(st.docs.size());
   for (std::size_t i = 0; i < st.docs.size(); ++i) texts.push_back(detail::doc_text(st.docs[i], i));
   const bool client_ids = sess.policy.origin == cdk::docid::id_origin::client;
@@ -140,6 +141,8 @@ Result CollectionAdd::execute() {
       throw;
     }
   }();
+  // Kept unless a big add() made it big: a session holds at most 16 KiB.
+  if (ins.docs.capacity() <= 1024) sess.doc_views = std::move(ins.docs);
   auto impl = detail::make_result(st.sess, reply);
   if (client_ids) {
     impl->generated_ids = std::move(plan.ids);

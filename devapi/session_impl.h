@@ -20,6 +20,7 @@
 #include <mysqlx/value.h>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,6 +60,9 @@ struct session_impl {
   // Statements that died or changed: their Deallocate goes out pipelined
   // in front of the next request, so a destructor never does I/O.
   std::vector<std::uint32_t> to_deallocate;
+  // The views of an add()'s documents, kept between adds for its capacity:
+  // a single add() then allocates nothing for them (collection_add.cc).
+  std::vector<std::string_view> doc_views;
   prepared_stats stats;
   // The result whose reply is still being read as its rows are fetched (it
   // owns the wire), or null; orphan_reply: such a reply whose result is
