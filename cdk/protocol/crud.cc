@@ -4,6 +4,8 @@
 #include "cdk/protocol/value_pb.h"
 #include "mysqlx_crud.pb.h"
 
+#include <algorithm>
+
 namespace cdk::protocol {
 
 namespace {
@@ -22,10 +24,6 @@ char* put_varint(char* out, std::size_t n) {
   for (; n >= 0x80; n >>= 7) *out++ = static_cast<char>((n & 0x7f) | 0x80);
   *out++ = static_cast<char>(n);
   return out;
-}
-void put_varint(std::string& out, std::size_t n) {
-  char buf[10];
-  out.append(buf, static_cast<std::size_t>(put_varint(buf, n) - buf));
 }
 
 // The Insert's fields before the rows (collection, data_model) and after
@@ -52,19 +50,21 @@ std::size_t head_size(const doc_insert& ins) {
   return len_field(collection_size(ins)) + 2;
 }
 
-void put_head(std::string& out, const doc_insert& ins) {
-  out.push_back(tag_insert_collection);
-  put_varint(out, collection_size(ins));
-  out.push_back(tag_collection_name);
-  put_varint(out, ins.collection.size());
-  out.append(ins.collection);
+// Writes the head (head_size() bytes) at p; returns its end.
+char* put_head(char* p, const doc_insert& ins) {
+  *p++ = tag_insert_collection;
+  p = put_varint(p, collection_size(ins));
+  *p++ = tag_collection_name;
+  p = put_varint(p, ins.collection.size());
+  p = std::copy(ins.collection.begin(), ins.collection.end(), p);
   if (!ins.schema.empty()) {
-    out.push_back(tag_collection_schema);
-    put_varint(out, ins.schema.size());
-    out.append(ins.schema);
+    *p++ = tag_collection_schema;
+    p = put_varint(p, ins.schema.size());
+    p = std::copy(ins.schema.begin(), ins.schema.end(), p);
   }
-  out.push_back(tag_insert_data_model);
-  out.push_back(data_model_document);
+  *p++ = tag_insert_data_model;
+  *p++ = data_model_document;
+  return p;
 }
 
 // Empty, with no allocation, unless the Insert has args or upsert.
@@ -105,8 +105,13 @@ status encode_doc_insert(std::string& out, const doc_insert& ins) {
   std::size_t size = head_size(ins) + tail.size();
   for (std::string_view d : ins.docs) size += doc_insert_row_size(d.size());
   out.reserve(out.size() + frame_header_size + size);
-  const std::size_t header = begin_frame(out, type_byte(client_msg::crud_insert));
-  put_head(out, ins);
+  // The frame header and the Insert's head are sized in one step and
+  // written in place: a dozen appends of a byte or two each cost a single
+  // add more than the document's copy (issue 13).
+  const std::size_t header = out.size();
+  out.resize(header + frame_header_size + head_size(ins));
+  out[header + frame_header_size - 1] = static_cast<char>(type_byte(client_msg::crud_insert));
+  put_head(&out[header + frame_header_size], ins);
   for (std::string_view d : ins.docs) {
     const std::size_t str = len_field(d.size());
     const std::size_t scalar = 2 + len_field(str);

@@ -132,6 +132,23 @@ TEST(DocInsertEncoding, ComputedSizeMatchesTheEncodingAtVarintBoundaries) {
   }
 }
 
+// Requests are appended to what the pipeline already holds (a split add's
+// START TRANSACTION, an earlier part): the Insert's frame is written after
+// it, the same bytes as alone, and what was there is left as it was.
+TEST(DocInsertEncoding, AppendsAfterWhatTheBufferHolds) {
+  pr::doc_insert ins;
+  ins.schema = "shop";
+  ins.collection = std::string(200, 'o'); // a head longer than any small buffer
+  ins.docs = {R"({"item":"pen"})", R"({"item":"ink"})"};
+  std::string alone;
+  ASSERT_TRUE(pr::encode_doc_insert(alone, ins).ok());
+  const std::string before = "an earlier message";
+  std::string out = before;
+  ASSERT_TRUE(pr::encode_doc_insert(out, ins).ok());
+  EXPECT_EQ(out, before + alone);
+  EXPECT_EQ(only_frame(alone).type, 18);
+}
+
 TEST(RowDecoding, IntegersFloatsAndText) {
   EXPECT_EQ(field(pr::field_type::sint, "\x01").sint, -1);
   EXPECT_EQ(field(pr::field_type::sint, "\x02").sint, 1);
