@@ -136,9 +136,10 @@ TEST(DocInsertEncoding, ComputedSizeMatchesTheEncodingAtVarintBoundaries) {
 // START TRANSACTION, an earlier part): the Insert's frame is written after
 // it, the same bytes as alone, and what was there is left as it was.
 TEST(DocInsertEncoding, AppendsAfterWhatTheBufferHolds) {
+  const std::string collection(200, 'o'); // a head longer than any small buffer
   pr::doc_insert ins;
   ins.schema = "shop";
-  ins.collection = std::string(200, 'o'); // a head longer than any small buffer
+  ins.collection = collection; // a view: the string must outlive ins
   ins.docs = {R"({"item":"pen"})", R"({"item":"ink"})"};
   std::string alone;
   ASSERT_TRUE(pr::encode_doc_insert(alone, ins).ok());
