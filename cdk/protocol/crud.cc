@@ -102,14 +102,15 @@ std::size_t doc_insert_row_size(std::size_t doc_size) {
 // once, straight into the output, with no intermediate message.
 status encode_doc_insert(std::string& out, const doc_insert& ins) {
   const std::string tail = tail_of(ins);
-  std::size_t size = head_size(ins) + tail.size();
+  const std::size_t insert_head = head_size(ins);
+  std::size_t size = insert_head + tail.size();
   for (std::string_view d : ins.docs) size += doc_insert_row_size(d.size());
   out.reserve(out.size() + frame_header_size + size);
   // The frame header and the Insert's head are sized in one step and
   // written in place: a dozen appends of a byte or two each cost a single
   // add more than the document's copy (issue 13).
   const std::size_t header = out.size();
-  out.resize(header + frame_header_size + head_size(ins));
+  out.resize(header + frame_header_size + insert_head);
   out[header + frame_header_size - 1] = static_cast<char>(type_byte(client_msg::crud_insert));
   put_head(&out[header + frame_header_size], ins);
   for (std::string_view d : ins.docs) {
