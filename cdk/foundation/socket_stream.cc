@@ -134,6 +134,10 @@ std::string socket_stream::tls_version() const {
 std::string socket_stream::tls_cipher() const {
   return m_tls ? m_tls->cipher() : "";
 }
+bool socket_stream::tls_records_in_house() const noexcept {
+  return m_tls && m_tls->records_in_house();
+}
+
 std::string socket_stream::tls_server_name() const {
   return m_tls ? m_tls->server_name() : "";
 }

@@ -67,6 +67,10 @@ public:
   // reads and writes fail with lost_connection.
   void close() noexcept override;
 
+  // Client side after start_tls(): true when the connector protects the
+  // TLS 1.3 records itself (tls13_records.h), false when OpenSSL does.
+  bool tls_records_in_house() const noexcept;
+
   // Server side after accept_tls(): the host name the client sent as SNI
   // (empty when it sent none, as for an IP address).
   std::string tls_server_name() const;

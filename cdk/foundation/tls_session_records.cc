@@ -1,0 +1,170 @@
+// The in-house record path of a client tls_session: after a TLS 1.3
+// handshake with an AES-GCM suite, tls13_records protects the records and
+// this file moves them to and from the socket itself (the reasons are in
+// tls13_records.h). OpenSSL hands over the application traffic secrets
+// through its key log callback. The handover happens only when OpenSSL holds
+// no bytes it has read and not processed, so both record sequences start at
+// zero; otherwise OpenSSL's record layer stays (tls_session.cc).
+#include "cdk/foundation/socket_stream.h"
+#include "cdk/foundation/tls_session.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <openssl/err.h>
+#include <sys/socket.h>
+
+namespace cdk {
+
+namespace {
+
+using transport = tls_session::transport;
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The key log line "<LABEL> <client random> <secret>", all hex: keeps the
+// two application traffic secrets and ignores every other label.
+void keylog_line(const SSL* ssl, const char* line) {
+  auto* t = static_cast<transport*>(SSL_get_app_data(ssl));
+  if (t == nullptr) return;
+  std::string_view l(line);
+  std::string* into = nullptr;
+  if (l.rfind("CLIENT_TRAFFIC_SECRET_0 ", 0) == 0) into = &t->client_secret;
+  if (l.rfind("SERVER_TRAFFIC_SECRET_0 ", 0) == 0) into = &t->server_secret;
+  std::size_t at = l.rfind(' ');
+  if (into == nullptr || at == std::string_view::npos) return;
+  std::string_view hex = l.substr(at + 1);
+  into->clear();
+  into->reserve(hex.size() / 2); // no reallocation leaves a copy behind
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    int hi = hex_digit(hex[i]);
+    int lo = hex_digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) { // not what OpenSSL writes: no handover
+      into->clear();
+      return;
+    }
+    into->push_back(static_cast<char>((hi << 4) | lo));
+  }
+}
+
+} // namespace
+
+void keep_traffic_secrets(SSL_CTX* ctx) {
+  SSL_CTX_set_keylog_callback(ctx, keylog_line);
+}
+
+void tls_session::take_over_records() {
+  SSL* ssl = m_ssl.get();
+  transport& t = *m_transport;
+  const SSL_CIPHER* cipher = SSL_get_current_cipher(ssl);
+  auto suite =
+      cipher != nullptr ? tls13_records::suite_for(SSL_CIPHER_standard_name(cipher)) : std::nullopt;
+  if (SSL_version(ssl) == TLS1_3_VERSION && suite && SSL_has_pending(ssl) == 0) {
+    auto records = tls13_records::make(*suite, t.client_secret, t.server_secret);
+    if (records) {
+      m_records = std::move(records).value();
+      // Bytes read before the upgrade and not used by the handshake are
+      // the start of the record stream.
+      m_in.resize(2 * tls13_records::max_record);
+      std::string_view rest(t.pending);
+      rest.remove_prefix(std::min(t.pending_pos, rest.size()));
+      if (rest.size() > m_in.size()) m_in.resize(rest.size());
+      std::copy(rest.begin(), rest.end(), m_in.begin());
+      m_in_end = rest.size();
+      t.pending_pos = t.pending.size();
+      SSL_set_quiet_shutdown(ssl, 1); // OpenSSL's sequence numbers are stale now
+    }
+  }
+  t.forget_secrets();
+  SSL_set_app_data(ssl, nullptr);
+  ERR_clear_error(); // a failed handover falls back to OpenSSL, with a clean queue
+}
+
+status tls_session::send_all(std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t rc = ::send(m_transport->fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (rc < 0) {
+      if (errno == EINTR) continue;
+      return socket_errno_error(m_peer, errno);
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(rc));
+  }
+  return ok();
+}
+
+status tls_session::records_write(std::string_view bytes) {
+  // Sealed 16 records at a time, so a large write needs no second copy of
+  // itself in memory.
+  constexpr std::size_t batch = 16 * tls13_records::max_plain;
+  while (!bytes.empty()) {
+    std::string_view part = bytes.substr(0, batch);
+    m_out.clear();
+    if (auto st = m_records->seal(part, m_out); !st) return st;
+    if (auto st = send_all(m_out); !st) return st;
+    bytes.remove_prefix(part.size());
+  }
+  return ok();
+}
+
+result<std::size_t> tls_session::records_read(char* buf, std::size_t n) {
+  for (;;) {
+    if (m_plain_pos < m_plain_end) {
+      std::size_t take = std::min(n, m_plain_end - m_plain_pos);
+      std::memcpy(buf, m_in.data() + m_plain_pos, take);
+      m_plain_pos += take;
+      return take;
+    }
+    std::string_view avail(m_in.data() + m_in_pos, m_in_end - m_in_pos);
+    auto size = m_records->record_size(avail);
+    if (!size) {
+      error e = std::move(size).err();
+      e.message = "TLS read failed: " + e.message;
+      return e;
+    }
+    const std::size_t need = size.value();
+    if (need == 0 || avail.size() < need) {
+      if (m_in_pos > 0) { // room for a whole record at the front
+        std::memmove(m_in.data(), m_in.data() + m_in_pos, avail.size());
+        m_in_end = avail.size();
+        m_in_pos = 0;
+      }
+      ssize_t rc = ::recv(m_transport->fd, m_in.data() + m_in_end, m_in.size() - m_in_end, 0);
+      if (rc > 0) {
+        m_in_end += static_cast<std::size_t>(rc);
+      } else if (rc == 0) {
+        return lost_connection_error(m_peer, "connection closed by peer");
+      } else if (errno != EINTR) {
+        return socket_errno_error(m_peer, errno);
+      }
+      continue;
+    }
+    // A record whose content fits is opened straight into the caller's
+    // buffer; any other is opened in place and served from there.
+    char* rec = m_in.data() + m_in_pos;
+    const std::size_t body = need - tls13_records::header_size - tls13_records::tag_size;
+    char* dest = n >= body ? buf : rec + tls13_records::header_size;
+    auto opened = m_records->open(std::string_view(rec, need), dest);
+    m_in_pos += need;
+    if (!opened) {
+      error e = std::move(opened).err();
+      e.message = "TLS read failed: " + e.message;
+      return e;
+    }
+    const auto& o = opened.value();
+    if (o.what == tls13_records::opened::kind::closed) {
+      return lost_connection_error(m_peer, "connection closed by peer");
+    }
+    if (o.what == tls13_records::opened::kind::data) {
+      if (dest == buf) return o.size;
+      m_plain_pos = static_cast<std::size_t>(dest - m_in.data());
+      m_plain_end = m_plain_pos + o.size;
+    }
+  }
+}
+
+} // namespace cdk
