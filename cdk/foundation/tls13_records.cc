@@ -4,6 +4,7 @@
 #include <cstring>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/ssl.h>
@@ -35,7 +36,11 @@ suite_info info(suite s) {
   return {"AES-256-GCM", "SHA384", 32, 48};
 }
 
+// Also empties the thread's OpenSSL error queue, where a failed EVP call
+// may have left entries that later OpenSSL calls on this thread would
+// mistake for their own.
 error tls_error(std::string why) {
+  ERR_clear_error();
   return error::connection(client_errc::ssl_connection, std::move(why));
 }
 

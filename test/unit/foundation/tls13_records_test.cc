@@ -302,6 +302,8 @@ TEST(Tls13Records, EveryChangedByteFailsTheRecord) {
     drained d = fresh.open_all(bad);
     EXPECT_NE(d.error, "");
     EXPECT_EQ(d.data, "");
+    // Nothing left in the error queue for the thread's next OpenSSL call.
+    EXPECT_EQ(ERR_peek_error(), 0u);
   }
 }
 
