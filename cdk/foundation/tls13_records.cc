@@ -16,9 +16,11 @@ namespace {
 using suite = tls13_records::suite;
 
 constexpr std::size_t max_body = tls13_records::max_record - tls13_records::header_size;
-// Post-handshake messages are tickets (a few hundred bytes) and KeyUpdate
-// (one byte); a bigger one is refused before it is buffered.
-constexpr std::size_t max_handshake_message = 65536;
+// Post-handshake messages are tickets and KeyUpdate (one byte). A ticket is
+// a few hundred bytes in practice; its largest form under RFC 8446 section
+// 4.6.1 (lifetime, age_add, nonce<0..255>, ticket<1..2^16-1>,
+// extensions<0..2^16-2>) bounds what is buffered.
+constexpr std::size_t max_handshake_message = 4 + 4 + 1 + 255 + 2 + 65535 + 2 + 65534;
 constexpr std::uint8_t new_session_ticket = 4;
 constexpr std::uint8_t key_update = 24;
 constexpr std::uint8_t close_notify = 0;

@@ -402,8 +402,13 @@ TEST(Tls13Records, AlertsPaddingAndOddMessagesFromTheServer) {
   }
   {
     handshaken h; // a message too big to buffer is refused from its header
-    drained d = from_forger(h, tls13_records::handshake, std::string("\x04\x01\x00\x01", 4));
-    EXPECT_NE(d.error.find("65537 bytes"), std::string::npos) << d.error;
+    // 131,337 bytes is the largest ticket RFC 8446 allows; one more is refused.
+    drained d = from_forger(h, tls13_records::handshake, std::string("\x04\x02\x01\x0a", 4));
+    EXPECT_NE(d.error.find("131338 bytes"), std::string::npos) << d.error;
+    handshaken h2; // the largest is awaited
+    drained waits = from_forger(h2, tls13_records::handshake, std::string("\x04\x02\x01\x09", 4));
+    EXPECT_EQ(waits.error, "");
+    EXPECT_EQ(waits.nothing, 1);
   }
 }
 
