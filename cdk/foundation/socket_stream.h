@@ -9,7 +9,9 @@
 // - Writes go out at once: callers batch a whole frame (or a pipeline of
 //   frames) into one write().
 // - SIGPIPE: plain writes use send(MSG_NOSIGNAL); TLS writes go through a
-//   custom OpenSSL BIO that also calls send(MSG_NOSIGNAL) (tls_session.cc).
+//   custom OpenSSL BIO that also calls send(MSG_NOSIGNAL) (tls_session.cc),
+//   or, once the records are the connector's own, call it directly
+//   (tls_session_records.cc).
 //   So a peer that went away becomes an EPIPE error, never a signal, and the
 //   connector changes no process-wide signal disposition.
 // - Not thread-safe: one thread uses a stream at a time.
