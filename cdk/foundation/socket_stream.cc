@@ -25,6 +25,28 @@ error socket_errno_error(const std::string& peer, int err) {
   return lost_connection_error(peer, errno_text(err));
 }
 
+status send_all(int fd, std::string_view bytes, const std::string& peer) {
+  while (!bytes.empty()) {
+    // MSG_NOSIGNAL: a peer that went away is EPIPE here, never SIGPIPE.
+    ssize_t rc = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (rc < 0) {
+      if (errno == EINTR) continue;
+      return socket_errno_error(peer, errno);
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(rc));
+  }
+  return ok();
+}
+
+result<std::size_t> recv_some(int fd, char* dst, std::size_t n, const std::string& peer) {
+  for (;;) {
+    ssize_t rc = ::recv(fd, dst, n, 0);
+    if (rc > 0) return static_cast<std::size_t>(rc);
+    if (rc == 0) return lost_connection_error(peer, "connection closed by peer");
+    if (errno != EINTR) return socket_errno_error(peer, errno);
+  }
+}
+
 socket_stream::socket_stream(unique_fd fd, bool local, std::string peer)
     : m_fd(std::move(fd)), m_local(local), m_peer(std::move(peer)), m_buf(read_buffer_size) {}
 
@@ -39,27 +61,13 @@ error socket_stream::closed_error() const {
 status socket_stream::write(std::string_view bytes) {
   if (!m_fd.valid()) return closed_error();
   if (m_tls) return m_tls->write(bytes);
-  while (!bytes.empty()) {
-    // MSG_NOSIGNAL: a peer that went away is EPIPE here, never SIGPIPE.
-    ssize_t rc = ::send(m_fd.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (rc < 0) {
-      if (errno == EINTR) continue;
-      return socket_errno_error(m_peer, errno);
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(rc));
-  }
-  return ok();
+  return send_all(m_fd.get(), bytes, m_peer);
 }
 
 result<std::size_t> socket_stream::fill(char* dst, std::size_t n) {
   if (!m_fd.valid()) return closed_error();
   if (m_tls) return m_tls->read(dst, n);
-  for (;;) {
-    ssize_t rc = ::recv(m_fd.get(), dst, n, 0);
-    if (rc > 0) return static_cast<std::size_t>(rc);
-    if (rc == 0) return lost_connection_error(m_peer, "connection closed by peer");
-    if (errno != EINTR) return socket_errno_error(m_peer, errno);
-  }
+  return recv_some(m_fd.get(), dst, n, m_peer);
 }
 
 result<std::size_t> socket_stream::read_some(char* buf, std::size_t n) {
@@ -134,6 +142,7 @@ std::string socket_stream::tls_version() const {
 std::string socket_stream::tls_cipher() const {
   return m_tls ? m_tls->cipher() : "";
 }
+
 bool socket_stream::tls_records_in_house() const noexcept {
   return m_tls && m_tls->records_in_house();
 }

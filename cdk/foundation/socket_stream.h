@@ -105,4 +105,10 @@ error lost_connection_error(const std::string& peer, std::string_view why);
 // client_errc::timeout, anything else lost_connection.
 error socket_errno_error(const std::string& peer, int err);
 
+// The socket calls of plain streams and of in-house TLS records: all of
+// `bytes` sent with MSG_NOSIGNAL, and one recv() of at most n bytes (EOF is
+// lost_connection). EINTR is retried; errors are socket_errno_error's.
+status send_all(int fd, std::string_view bytes, const std::string& peer);
+result<std::size_t> recv_some(int fd, char* dst, std::size_t n, const std::string& peer);
+
 } // namespace cdk

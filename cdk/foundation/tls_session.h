@@ -41,7 +41,8 @@ result<ssl_ctx_ptr> make_client_ctx(const tls_options& opts, std::string_view ho
 
 // Makes the client sessions of ctx keep the TLS 1.3 application traffic
 // secrets (through OpenSSL's key log callback), so that after the handshake
-// tls13_records can protect the records instead of OpenSSL (tls_session.cc).
+// tls13_records can protect the records instead of OpenSSL
+// (tls_session_records.cc).
 void keep_traffic_secrets(SSL_CTX* ctx);
 
 class tls_session {
@@ -81,7 +82,6 @@ private:
   void take_over_records();
   status records_write(std::string_view bytes);
   result<std::size_t> records_read(char* buf, std::size_t n);
-  status send_all(std::string_view bytes);
 
   std::unique_ptr<transport> m_transport;
   ssl_ptr m_ssl;

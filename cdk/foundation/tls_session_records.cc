@@ -9,23 +9,15 @@
 #include "cdk/foundation/tls_session.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
-#include <sys/socket.h>
 
 namespace cdk {
 
 namespace {
 
 using transport = tls_session::transport;
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // The key log line "<LABEL> <client random> <secret>", all hex: keeps the
 // two application traffic secrets and ignores every other label.
@@ -38,18 +30,19 @@ void keylog_line(const SSL* ssl, const char* line) {
   if (l.rfind("SERVER_TRAFFIC_SECRET_0 ", 0) == 0) into = &t->server_secret;
   std::size_t at = l.rfind(' ');
   if (into == nullptr || at == std::string_view::npos) return;
-  std::string_view hex = l.substr(at + 1);
-  into->clear();
-  into->reserve(hex.size() / 2); // no reallocation leaves a copy behind
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-    int hi = hex_digit(hex[i]);
-    int lo = hex_digit(hex[i + 1]);
-    if (hi < 0 || lo < 0) { // not what OpenSSL writes: no handover
-      into->clear();
-      return;
-    }
-    into->push_back(static_cast<char>((hi << 4) | lo));
+  long len = 0;
+  unsigned char* raw = OPENSSL_hexstr2buf(line + at + 1, &len);
+  if (raw == nullptr) { // not what OpenSSL writes: no handover
+    ERR_clear_error();
+    return;
   }
+  into->assign(reinterpret_cast<const char*>(raw), static_cast<std::size_t>(len));
+  OPENSSL_clear_free(raw, static_cast<std::size_t>(len));
+}
+
+error read_failed(error e) {
+  e.message.insert(0, "TLS read failed: ");
+  return e;
 }
 
 } // namespace
@@ -85,18 +78,6 @@ void tls_session::take_over_records() {
   ERR_clear_error(); // a failed handover falls back to OpenSSL, with a clean queue
 }
 
-status tls_session::send_all(std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t rc = ::send(m_transport->fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (rc < 0) {
-      if (errno == EINTR) continue;
-      return socket_errno_error(m_peer, errno);
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(rc));
-  }
-  return ok();
-}
-
 status tls_session::records_write(std::string_view bytes) {
   // Sealed 16 records at a time, so a large write needs no second copy of
   // itself in memory.
@@ -105,7 +86,7 @@ status tls_session::records_write(std::string_view bytes) {
     std::string_view part = bytes.substr(0, batch);
     m_out.clear();
     if (auto st = m_records->seal(part, m_out); !st) return st;
-    if (auto st = send_all(m_out); !st) return st;
+    if (auto st = send_all(m_transport->fd, m_out, m_peer); !st) return st;
     bytes.remove_prefix(part.size());
   }
   return ok();
@@ -121,11 +102,7 @@ result<std::size_t> tls_session::records_read(char* buf, std::size_t n) {
     }
     std::string_view avail(m_in.data() + m_in_pos, m_in_end - m_in_pos);
     auto size = m_records->record_size(avail);
-    if (!size) {
-      error e = std::move(size).err();
-      e.message = "TLS read failed: " + e.message;
-      return e;
-    }
+    if (!size) return read_failed(std::move(size).err());
     const std::size_t need = size.value();
     if (need == 0 || avail.size() < need) {
       if (m_in_pos > 0) { // room for a whole record at the front
@@ -133,14 +110,9 @@ result<std::size_t> tls_session::records_read(char* buf, std::size_t n) {
         m_in_end = avail.size();
         m_in_pos = 0;
       }
-      ssize_t rc = ::recv(m_transport->fd, m_in.data() + m_in_end, m_in.size() - m_in_end, 0);
-      if (rc > 0) {
-        m_in_end += static_cast<std::size_t>(rc);
-      } else if (rc == 0) {
-        return lost_connection_error(m_peer, "connection closed by peer");
-      } else if (errno != EINTR) {
-        return socket_errno_error(m_peer, errno);
-      }
+      auto got = recv_some(m_transport->fd, m_in.data() + m_in_end, m_in.size() - m_in_end, m_peer);
+      if (!got) return std::move(got).err();
+      m_in_end += got.value();
       continue;
     }
     // A record whose content fits is opened straight into the caller's
@@ -150,11 +122,7 @@ result<std::size_t> tls_session::records_read(char* buf, std::size_t n) {
     char* dest = n >= body ? buf : rec + tls13_records::header_size;
     auto opened = m_records->open(std::string_view(rec, need), dest);
     m_in_pos += need;
-    if (!opened) {
-      error e = std::move(opened).err();
-      e.message = "TLS read failed: " + e.message;
-      return e;
-    }
+    if (!opened) return read_failed(std::move(opened).err());
     const auto& o = opened.value();
     if (o.what == tls13_records::opened::kind::closed) {
       return lost_connection_error(m_peer, "connection closed by peer");
