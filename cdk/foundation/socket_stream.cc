@@ -25,6 +25,11 @@ error socket_errno_error(const std::string& peer, int err) {
   return lost_connection_error(peer, errno_text(err));
 }
 
+namespace {
+
+// The socket calls of a plain stream: all of `bytes` sent with MSG_NOSIGNAL,
+// and one recv() of at most n bytes (EOF is lost_connection). EINTR is
+// retried; errors are socket_errno_error's.
 status send_all(int fd, std::string_view bytes, const std::string& peer) {
   while (!bytes.empty()) {
     // MSG_NOSIGNAL: a peer that went away is EPIPE here, never SIGPIPE.
@@ -46,6 +51,8 @@ result<std::size_t> recv_some(int fd, char* dst, std::size_t n, const std::strin
     if (errno != EINTR) return socket_errno_error(peer, errno);
   }
 }
+
+} // namespace
 
 socket_stream::socket_stream(unique_fd fd, bool local, std::string peer)
     : m_fd(std::move(fd)), m_local(local), m_peer(std::move(peer)), m_buf(read_buffer_size) {}
@@ -141,10 +148,6 @@ std::string socket_stream::tls_version() const {
 }
 std::string socket_stream::tls_cipher() const {
   return m_tls ? m_tls->cipher() : "";
-}
-
-bool socket_stream::tls_records_in_house() const noexcept {
-  return m_tls && m_tls->records_in_house();
 }
 
 std::string socket_stream::tls_server_name() const {

@@ -9,9 +9,7 @@
 // - Writes go out at once: callers batch a whole frame (or a pipeline of
 //   frames) into one write().
 // - SIGPIPE: plain writes use send(MSG_NOSIGNAL); TLS writes go through a
-//   custom OpenSSL BIO that also calls send(MSG_NOSIGNAL) (tls_session.cc),
-//   or, once the records are the connector's own, call it directly
-//   (tls_session_records.cc).
+//   custom OpenSSL BIO that also calls send(MSG_NOSIGNAL) (tls_session.cc).
 //   So a peer that went away becomes an EPIPE error, never a signal, and the
 //   connector changes no process-wide signal disposition.
 // - Not thread-safe: one thread uses a stream at a time.
@@ -69,10 +67,6 @@ public:
   // reads and writes fail with lost_connection.
   void close() noexcept override;
 
-  // Client side after start_tls(): true when the connector protects the
-  // TLS 1.3 records itself (tls13_records.h), false when OpenSSL does.
-  bool tls_records_in_house() const noexcept;
-
   // Server side after accept_tls(): the host name the client sent as SNI
   // (empty when it sent none, as for an IP address).
   std::string tls_server_name() const;
@@ -104,11 +98,5 @@ error lost_connection_error(const std::string& peer, std::string_view why);
 // A failed send()/recv(): EAGAIN (the I/O timeout expired) is
 // client_errc::timeout, anything else lost_connection.
 error socket_errno_error(const std::string& peer, int err);
-
-// The socket calls of plain streams and of in-house TLS records: all of
-// `bytes` sent with MSG_NOSIGNAL, and one recv() of at most n bytes (EOF is
-// lost_connection). EINTR is retried; errors are socket_errno_error's.
-status send_all(int fd, std::string_view bytes, const std::string& peer);
-result<std::size_t> recv_some(int fd, char* dst, std::size_t n, const std::string& peer);
 
 } // namespace cdk

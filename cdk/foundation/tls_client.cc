@@ -207,7 +207,6 @@ result<ssl_ctx_ptr> make_client_ctx(const tls_options& opts, std::string_view ho
   } else {
     SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_NONE, nullptr);
   }
-  keep_traffic_secrets(ctx.get());
   return ctx;
 }
 

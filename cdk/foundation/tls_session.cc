@@ -10,8 +10,9 @@
 //   hold the start of the TLS stream; the BIO serves those first.
 // - EINTR is retried inside the BIO, so OpenSSL never sees it.
 //
-// After a client's TLS 1.3 handshake with an AES-GCM suite, the records
-// are ours instead (tls_session_records.cc).
+// OpenSSL's record layer protects every record, client and server side, for
+// every TLS version and cipher suite: the connector never seals or opens a
+// record itself, and never sees a traffic secret (issue 23).
 #include "cdk/foundation/tls_session.h"
 
 #include "cdk/foundation/fd.h"
@@ -25,6 +26,13 @@
 #include <sys/socket.h>
 
 namespace cdk {
+
+struct tls_session::transport {
+  int fd = -1;
+  std::string pending; // bytes read before the handshake, served first
+  std::size_t pending_pos = 0;
+  int last_errno = 0; // errno of the last failed send/recv, for messages
+};
 
 namespace {
 
@@ -154,7 +162,6 @@ result<std::unique_ptr<tls_session>> tls_session::handshake(SSL_CTX* ctx, int fd
     // client reads by blocking in SSL_read, never by polling the socket,
     // which would not see bytes OpenSSL holds.
     SSL_set_read_ahead(ssl, 1);
-    SSL_set_app_data(ssl, s->m_transport.get()); // for keylog_line
     if (!sni_host.empty() && !is_ip_literal(sni_host)) {
       std::string host(sni_host);
       SSL_set_tlsext_host_name(ssl, host.c_str());
@@ -163,10 +170,7 @@ result<std::unique_ptr<tls_session>> tls_session::handshake(SSL_CTX* ctx, int fd
   } else {
     rc = SSL_accept(ssl);
   }
-  if (rc == 1) {
-    if (r == role::client) s->take_over_records();
-    return s;
-  }
+  if (rc == 1) return s;
 
   int kind = SSL_get_error(ssl, rc);
   unsigned long e = ERR_peek_last_error();
@@ -206,7 +210,6 @@ error tls_session::io_error(int rc, std::string_view what) {
 }
 
 status tls_session::write(std::string_view bytes) {
-  if (m_records) return records_write(bytes);
   clear_stale_errors();
   m_queue_clear = false;
   m_transport->last_errno = 0;
@@ -223,7 +226,6 @@ status tls_session::write(std::string_view bytes) {
 }
 
 result<std::size_t> tls_session::read(char* buf, std::size_t n) {
-  if (m_records) return records_read(buf, n);
   if (!m_queue_clear) clear_stale_errors();
   m_queue_clear = false; // the application may run before the next read
   m_transport->last_errno = 0;
@@ -234,13 +236,6 @@ result<std::size_t> tls_session::read(char* buf, std::size_t n) {
 }
 
 void tls_session::shutdown() noexcept {
-  if (m_records) { // close_notify, best effort and without waiting
-    m_out.clear();
-    if (m_records->seal_close_notify(m_out)) {
-      (void)::send(m_transport->fd, m_out.data(), m_out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-    }
-    return;
-  }
   if (m_ssl) SSL_shutdown(m_ssl.get()); // sends close_notify; no wait for the reply
   ERR_clear_error();
 }

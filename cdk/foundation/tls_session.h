@@ -5,15 +5,12 @@
 
 #include "cdk/foundation/error.h"
 #include "cdk/foundation/options.h"
-#include "cdk/foundation/tls13_records.h"
 
 #include <cstddef>
 #include <memory>
-#include <openssl/crypto.h>
 #include <openssl/ssl.h>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace cdk {
 
@@ -39,12 +36,6 @@ bool is_ip_literal(std::string_view host);
 // unreadable files are ssl_connection errors naming the file.
 result<ssl_ctx_ptr> make_client_ctx(const tls_options& opts, std::string_view host);
 
-// Makes the client sessions of ctx keep the TLS 1.3 application traffic
-// secrets (through OpenSSL's key log callback), so that after the handshake
-// tls13_records can protect the records instead of OpenSSL
-// (tls_session_records.cc).
-void keep_traffic_secrets(SSL_CTX* ctx);
-
 class tls_session {
 public:
   enum class role { client, server };
@@ -67,9 +58,8 @@ public:
   std::string version() const;
   std::string cipher() const;
   std::string server_name() const; // server side: the SNI the client sent
-  bool records_in_house() const noexcept { return m_records != nullptr; }
 
-  struct transport; // the BIO's view of the socket (below)
+  struct transport; // the BIO's view of the socket (tls_session.cc)
 
 private:
   struct key {}; // only handshake() constructs sessions
@@ -79,46 +69,14 @@ public:
 
 private:
   error io_error(int rc, std::string_view what);
-  void take_over_records();
-  status records_write(std::string_view bytes);
-  result<std::size_t> records_read(char* buf, std::size_t n);
 
   std::unique_ptr<transport> m_transport;
   ssl_ptr m_ssl;
   std::string m_peer;
-  // Set after a client's TLS 1.3 handshake with an AES-GCM suite: from then
-  // on the records are ours, and OpenSSL's record layer is never used again.
-  std::unique_ptr<tls13_records> m_records;
-  std::string m_out;        // sealed records on their way out
-  std::vector<char> m_in;   // records as received; opened records in place
-  std::size_t m_in_pos = 0; // the next record starts here
-  std::size_t m_in_end = 0;
-  std::size_t m_plain_pos = 0; // application data opened in place, not yet read
-  std::size_t m_plain_end = 0;
   // The thread's OpenSSL error queue was found empty by the last write, and
   // that write succeeded: the read of its reply, which follows with none of
   // the application's code in between, need not look again (tls_session.cc).
   bool m_queue_clear = false;
-};
-
-// What the BIO and the in-house records (tls_session_records.cc) share.
-struct tls_session::transport {
-  int fd = -1;
-  std::string pending; // bytes read before the handshake, served first
-  std::size_t pending_pos = 0;
-  int last_errno = 0; // errno of the last failed send/recv, for messages
-  // The TLS 1.3 application traffic secrets, raw, until records take over.
-  std::string client_secret, server_secret;
-  transport() = default;
-  transport(const transport&) = delete;
-  transport& operator=(const transport&) = delete;
-  ~transport() { forget_secrets(); }
-  void forget_secrets() noexcept {
-    OPENSSL_cleanse(client_secret.data(), client_secret.size());
-    OPENSSL_cleanse(server_secret.data(), server_secret.size());
-    client_secret.clear();
-    server_secret.clear();
-  }
 };
 
 } // namespace cdk
