@@ -140,6 +140,9 @@ void set_per_doc(benchmark::State& state, std::int64_t docs_per_iteration) {
   state.counters["cpu_per_doc"] =
       benchmark::Counter(static_cast<double>(state.iterations() * docs_per_iteration),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  // The documents of the whole run, so that compare.py --callgrind can divide
+  // the measured loop's instructions by them.
+  state.counters["docs"] = static_cast<double>(state.iterations() * docs_per_iteration);
 }
 
 // The measured loops are functions of their own, never inlined, so that
