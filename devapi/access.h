@@ -61,12 +61,17 @@ struct access {
 
   // Session layer
   static const std::shared_ptr<session_impl>& impl(const Session& s) noexcept { return s.m_impl; }
+  static std::shared_ptr<session_impl>& impl_of(Session& s) noexcept { return s.m_impl; }
+  /// A Session object on an open session's state (object_base::getSession()).
+  static Session make_session(std::shared_ptr<session_impl> sess) {
+    return Session(std::move(sess));
+  }
   static const std::shared_ptr<client_impl>& impl(const Client& c) noexcept { return c.m_impl; }
   static object_ref& ref(const object_base& o) noexcept { return *o.m_ref; }
   template <typename T>
   static T make_object(std::shared_ptr<session_impl> sess, std::string schema, std::string name) {
     return T(std::make_unique<object_ref>(
-        object_ref{std::move(sess), std::move(schema), std::move(name)}));
+        object_ref{std::move(sess), std::move(schema), std::move(name), nullptr}));
   }
   template <typename T> static T make_statement(std::unique_ptr<statement_impl> impl) {
     return T(std::move(impl));

@@ -96,14 +96,24 @@ cdk::result<add_plan> plan_add(std::vector<std::string_view> docs, bool client_i
 using detail::access;
 namespace pr = cdk::protocol;
 
-CollectionAdd Collection::add_documents(std::vector<Value>&& docs) {
+namespace {
+std::unique_ptr<detail::statement_impl> new_add(const detail::object_ref& ref) {
   auto st = std::make_unique<detail::statement_impl>();
-  st->sess = m_ref->sess;
-  st->schema = m_ref->schema;
-  st->name = m_ref->name;
+  st->sess = ref.sess;
+  st->schema = ref.schema;
+  st->name = ref.name;
+  return st;
+}
+} // namespace
+
+CollectionAdd Collection::add_documents(std::vector<Value>&& docs) {
+  auto st = new_add(*m_ref);
   st->docs = std::move(docs);
   return access::make_statement<CollectionAdd>(std::move(st));
 }
+
+// As Connector/C++ 8 allows: the same as coll.add().
+CollectionAdd::CollectionAdd(const Collection& coll) : statement_base(new_add(access::ref(coll))) {}
 
 CollectionAdd& CollectionAdd::add_documents(std::vector<Value>&& docs) {
   auto& d = m_impl->docs;

@@ -56,6 +56,16 @@ std::string with_given_id(const std::string& id, const Value& doc) {
 
 } // namespace
 
+// The statements built from their collection, as Connector/C++ 8 allows.
+CollectionFind::CollectionFind(const Collection& coll)
+    : statement_base(new_statement(access::ref(coll), std::string())) {}
+CollectionFind::CollectionFind(const Collection& coll, const std::string& condition)
+    : statement_base(new_statement(access::ref(coll), condition)) {}
+CollectionModify::CollectionModify(const Collection& coll, const std::string& condition)
+    : statement_base(new_statement(access::ref(coll), condition)) {}
+CollectionRemove::CollectionRemove(const Collection& coll, const std::string& condition)
+    : statement_base(new_statement(access::ref(coll), condition)) {}
+
 CollectionFind Collection::find() {
   return access::make_statement<CollectionFind>(new_statement(*m_ref, std::string()));
 }

@@ -109,6 +109,15 @@ bytes Row::getBytes(col_count_t pos) const {
   return get(pos).getRawBytes();
 }
 
+void Row::print(std::ostream& out) const {
+  out << '[';
+  for (std::size_t i = 0; i < m_values.size(); ++i) {
+    if (i > 0) out << ", ";
+    m_values[i].print(out);
+  }
+  out << ']';
+}
+
 // MySQL tables have at most 4096 columns; the bound keeps a stray position
 // from allocating gigabytes.
 constexpr col_count_t max_row_columns = 65536;

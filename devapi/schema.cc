@@ -15,15 +15,33 @@ namespace pr = cdk::protocol;
 object_base::object_base(std::unique_ptr<object_ref> ref) noexcept : m_ref(std::move(ref)) {}
 object_base::object_base(const object_base& other)
     : m_ref(std::make_unique<object_ref>(*other.m_ref)) {}
-object_base::object_base(object_base&& other) noexcept = default;
+// A move that left the source empty would make getName() on it a null
+// dereference.
+object_base::object_base(object_base&& other) : object_base(other) {}
 object_base& object_base::operator=(const object_base& other) {
   if (this != &other) m_ref = std::make_unique<object_ref>(*other.m_ref);
   return *this;
 }
-object_base& object_base::operator=(object_base&& other) noexcept = default;
+object_base& object_base::operator=(object_base&& other) {
+  return *this = other;
+}
 object_base::~object_base() = default;
 const std::string& object_base::getName() const noexcept {
   return m_ref->name;
+}
+
+borrowed_session::borrowed_session(std::shared_ptr<session_impl> sess)
+    : session(access::make_session(std::move(sess))) {}
+borrowed_session::~borrowed_session() {
+  access::impl_of(session).reset(); // so that ~Session() closes nothing
+}
+
+Session& object_base::getSession() {
+  if (!m_ref->borrowed) m_ref->borrowed = std::make_shared<borrowed_session>(m_ref->sess);
+  return m_ref->borrowed->session;
+}
+const Session& object_base::getSession() const {
+  return const_cast<object_base&>(*this).getSession();
 }
 
 namespace {

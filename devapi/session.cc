@@ -160,6 +160,7 @@ Session::Session(Client& client) : m_impl(std::make_shared<detail::session_impl>
   m_impl->max_message_size_given = pool->opts.max_message_size_given;
 }
 
+Session::Session(std::shared_ptr<detail::session_impl> impl) noexcept : m_impl(std::move(impl)) {}
 Session::Session(Session&&) noexcept = default;
 Session& Session::operator=(Session&& other) noexcept {
   // The session being replaced ends here, as if destroyed: a pooled one goes

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mysqlx/collection.h>
 #include <mysqlx/result.h>
+#include <mysqlx/session.h>
 #include <mysqlx/value.h>
 #include <optional>
 #include <string>
@@ -124,10 +125,21 @@ struct prepared_handle {
 };
 
 /// What Schema, Collection and Table refer to.
+/// What object_base::getSession() returns: a Session on the object's
+/// connection that, destroyed, leaves it open (schema.cc).
+struct borrowed_session {
+  explicit borrowed_session(std::shared_ptr<session_impl> sess);
+  borrowed_session(const borrowed_session&) = delete;
+  borrowed_session& operator=(const borrowed_session&) = delete;
+  ~borrowed_session();
+  Session session;
+};
+
 struct object_ref {
   std::shared_ptr<session_impl> sess;
   std::string schema; // empty for a Schema
   std::string name;
+  std::shared_ptr<borrowed_session> borrowed; // made by the first getSession()
 };
 
 /// Every statement's state: one struct for all kinds keeps the copy

@@ -99,6 +99,14 @@ SessionSettings::SessionSettings(unsigned port, const std::string& user, const s
                                  const std::string& db)
     : SessionSettings(basic_options("localhost", port, user, pwd.c_str(), db)) {}
 
+const char* SessionSettings::null_password(long pwd) {
+  if (pwd != 0) {
+    detail::throw_error(cdk::error::client(
+        cdk::client_errc::bad_option, "The password must be a string, or NULL for none"));
+  }
+  return nullptr;
+}
+
 SessionSettings::SessionSettings(const SessionSettings& other)
     : m_impl(std::make_unique<settings_impl>(*other.m_impl)) {}
 SessionSettings::SessionSettings(SessionSettings&&) noexcept = default;
@@ -134,6 +142,9 @@ ClientSettings::ClientSettings(option_list&& options) : ClientSettings() {
 }
 ClientSettings::ClientSettings(const std::string& uri) : ClientSettings(uri_option(uri)) {}
 ClientSettings::ClientSettings(const char* uri) : ClientSettings(uri_option(uri ? uri : "")) {}
+
+ClientSettings::ClientSettings(const SessionSettings& session)
+    : m_impl(std::make_unique<settings_impl>(detail::access::impl(session))) {}
 
 ClientSettings::ClientSettings(const std::string& uri, const ClientSettings& options)
     : ClientSettings(uri) {

@@ -14,12 +14,16 @@ statement_base::statement_base(std::unique_ptr<statement_impl> impl) noexcept
     : m_impl(std::move(impl)) {}
 statement_base::statement_base(const statement_base& other)
     : m_impl(std::make_unique<statement_impl>(*other.m_impl)) {}
-statement_base::statement_base(statement_base&& other) noexcept = default;
+// A move that left the source empty would make any later call on it a null
+// dereference (Connector/C++ 8 code does use statements it moved from).
+statement_base::statement_base(statement_base&& other) : statement_base(other) {}
 statement_base& statement_base::operator=(const statement_base& other) {
   if (this != &other) m_impl = std::make_unique<statement_impl>(*other.m_impl);
   return *this;
 }
-statement_base& statement_base::operator=(statement_base&& other) noexcept = default;
+statement_base& statement_base::operator=(statement_base&& other) {
+  return *this = other;
+}
 statement_base::~statement_base() = default;
 } // namespace detail
 

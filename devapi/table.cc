@@ -48,6 +48,22 @@ TableSelect Table::make_select(std::vector<Value>&& projections) {
   st->fields = std::move(projections);
   return access::make_statement<TableSelect>(std::move(st));
 }
+// The statements built from their table, as Connector/C++ 8 allows.
+TableInsert::TableInsert(const Table& tbl) : statement_base(new_statement(access::ref(tbl))) {}
+TableSelect::TableSelect(const Table& tbl) : statement_base(new_statement(access::ref(tbl))) {}
+TableSelect::TableSelect(const Table& tbl, std::vector<Value>&& projections)
+    : statement_base(new_statement(access::ref(tbl))) {
+  m_impl->fields = std::move(projections);
+}
+TableUpdate::TableUpdate(const Table& tbl, const std::string& condition)
+    : statement_base(new_statement(access::ref(tbl))) {
+  where(condition);
+}
+TableRemove::TableRemove(const Table& tbl, const std::string& condition)
+    : statement_base(new_statement(access::ref(tbl))) {
+  where(condition);
+}
+
 TableUpdate Table::update() {
   return access::make_statement<TableUpdate>(new_statement(*m_ref));
 }

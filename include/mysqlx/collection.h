@@ -27,10 +27,13 @@
 MYSQLX_NAMESPACE_BEGIN
 
 class Schema;
+class Collection;
 
 /// Collection::add(): documents to insert; nothing is sent until execute().
 class MYSQLX_EXPORT CollectionAdd : public detail::statement_base {
 public:
+  /// The same as `coll.add()`.
+  CollectionAdd(const Collection& coll); // NOLINT: implicit, as in Connector/C++
   /// Documents: JSON strings, DbDocs, containers of them, or an iterator range.
   template <typename... D> CollectionAdd& add(const D&... docs) {
     return add_documents(detail::collect<Value>(docs...));
@@ -49,6 +52,10 @@ private:
 class MYSQLX_EXPORT CollectionFind : public detail::statement_base,
                                      public detail::bind_map<CollectionFind> {
 public:
+  /// The same as `coll.find()`.
+  CollectionFind(const Collection& coll); // NOLINT: implicit, as in Connector/C++
+  /// The same as `coll.find(condition)`.
+  CollectionFind(const Collection& coll, const std::string& condition);
   /// Projections: field names or expressions, e.g. `expr("{'n': name}")`.
   template <typename... F> CollectionFind& fields(const F&... projections) {
     return set_fields(detail::collect<Value>(projections...));
@@ -90,6 +97,8 @@ private:
 class MYSQLX_EXPORT CollectionModify : public detail::statement_base,
                                        public detail::bind_map<CollectionModify> {
 public:
+  /// The same as `coll.modify(condition)`.
+  CollectionModify(const Collection& coll, const std::string& condition);
   /// A value, a DbDoc, or an expression (`expr("n + 1")`).
   CollectionModify& set(const Field& field, const Value& value);
   /// Removes these fields.
@@ -129,6 +138,8 @@ private:
 class MYSQLX_EXPORT CollectionRemove : public detail::statement_base,
                                        public detail::bind_map<CollectionRemove> {
 public:
+  /// The same as `coll.remove(condition)`.
+  CollectionRemove(const Collection& coll, const std::string& condition);
   /// "field [ASC|DESC]", ...: which documents limit() keeps to.
   template <typename... S> CollectionRemove& sort(const S&... specs) {
     return set_sort(detail::collect<std::string>(specs...));

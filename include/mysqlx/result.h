@@ -180,6 +180,13 @@ public:
   bool isNull() const noexcept { return m_values.empty(); }
   /// Whether the Row has values.
   explicit operator bool() const noexcept { return !isNull(); }
+  /// `row == 0`, `row == nullptr`: isNull(), as Connector/C++ 8 code writes it.
+  friend bool operator==(const Row& r, std::nullptr_t) noexcept { return r.isNull(); }
+  friend bool operator==(std::nullptr_t, const Row& r) noexcept { return r.isNull(); }
+  friend bool operator!=(const Row& r, std::nullptr_t) noexcept { return !r.isNull(); }
+  friend bool operator!=(std::nullptr_t, const Row& r) noexcept { return !r.isNull(); }
+  /// Prints the values in brackets, each as `operator<<` prints it: `[1, pen, null]`.
+  void print(std::ostream& out) const;
 
 private:
   // Held directly, not behind a pimpl: rows are created one per fetched row,
@@ -355,6 +362,11 @@ public:
 /// Prints `w` with Warning::print().
 inline std::ostream& operator<<(std::ostream& out, const Warning& w) {
   w.print(out);
+  return out;
+}
+/// Prints `r` with Row::print().
+inline std::ostream& operator<<(std::ostream& out, const Row& r) {
+  r.print(out);
   return out;
 }
 /// Prints `c` with Column::print(): its label.

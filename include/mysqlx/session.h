@@ -114,6 +114,7 @@ public:
   void close() noexcept;
 
 private:
+  explicit Session(std::shared_ptr<detail::session_impl> impl) noexcept;
   void set_docid_source(std::unique_ptr<detail::docid_source> source);
 
   // shared_ptr: Schema, Collection, Table, statements and results created

@@ -146,6 +146,14 @@ void collect_options(option_list& out, Opt opt, const V& value, const Rest&... r
   out.emplace_back(static_cast<int>(opt), option_value(value));
   collect_options(out, rest...);
 }
+template <typename T>
+inline constexpr bool is_text_v = std::is_convertible_v<const T&, std::string>;
+/// What may come before a password written as NULL: a host name, or a port
+/// number (integers, not bool; option enums are neither).
+template <typename T>
+inline constexpr bool is_host_or_port_v =
+    is_text_v<T> || (std::is_integral_v<T> && !std::is_same_v<T, bool>);
+
 template <typename... Args> option_list make_options(const Args&... args) {
   static_assert(sizeof...(Args) % 2 == 0, "options come in pairs: OPTION, value, ...");
   option_list out;
@@ -184,6 +192,25 @@ public:
   /// On host localhost; PWD is set even when empty.
   SessionSettings(unsigned port, const std::string& user, const std::string& pwd,
                   const std::string& db = {});
+  /// Host, port and user with a password written `NULL` (an integer, so
+  /// the forms above do not take it): no password. A non-zero integer
+  /// throws errc::BAD_OPTION.
+  template <typename H, typename P, typename U, typename... D,
+            std::enable_if_t<detail::is_text_v<H> && std::is_integral_v<P> &&
+                                 !std::is_same_v<P, bool> && detail::is_text_v<U> &&
+                                 sizeof...(D) <= 1 && (detail::is_text_v<D> && ...),
+                             int> = 0>
+  SessionSettings(const H& host, P port, const U& user, long pwd, const D&... db)
+      : SessionSettings(std::string(host), static_cast<unsigned>(port), std::string(user),
+                        null_password(pwd), std::string(db)...) {}
+  /// The same on port 33060 (`host, user, NULL`) or on localhost (`port, user, NULL`).
+  template <typename HP, typename U, typename... D,
+            std::enable_if_t<detail::is_host_or_port_v<HP> && detail::is_text_v<U> &&
+                                 sizeof...(D) <= 1 && (detail::is_text_v<D> && ...),
+                             int> = 0>
+  SessionSettings(const HP& host_or_port, const U& user, long pwd, const D&... db)
+      : SessionSettings(host_or_port_arg(host_or_port), std::string(user), null_password(pwd),
+                        std::string(db)...) {}
   /// Option/value pairs: `SessionSettings(SessionOption::HOST, "db", SessionOption::PORT, 33060)`.
   template <typename... R>
   SessionSettings(SessionOption::Enum opt, const R&... rest)
@@ -216,6 +243,15 @@ public:
 private:
   explicit SessionSettings(detail::option_list&& options);
   void do_set(detail::option_list&& options);
+  /// Null for 0; throws for any other number.
+  static const char* null_password(long pwd);
+  template <typename T> static auto host_or_port_arg(const T& v) {
+    if constexpr (detail::is_text_v<T>) {
+      return std::string(v);
+    } else {
+      return static_cast<unsigned>(v);
+    }
+  }
   std::unique_ptr<detail::settings_impl> m_impl;
   friend struct detail::access;
 };
@@ -228,6 +264,8 @@ public:
   ClientSettings(const std::string& uri); // NOLINT: implicit, as in Connector/C++
   /// The same; null is taken as an empty string.
   ClientSettings(const char* uri); // NOLINT
+  /// These session options; pool options at their defaults.
+  ClientSettings(const SessionSettings& session); // NOLINT: implicit, as in Connector/C++
   /// Session options from the URI, client options from `options`.
   ClientSettings(const std::string& uri, const ClientSettings& options);
   /// Client options as JSON: `{"pooling": {"enabled": true, "maxSize": 25,

@@ -22,14 +22,19 @@
 MYSQLX_NAMESPACE_BEGIN
 
 class Schema;
+class Table;
 
 /// Table::insert(): rows to insert; nothing is sent until execute(). Never prepared.
 class MYSQLX_EXPORT TableInsert : public detail::statement_base {
 public:
+  /// The same as `tbl.insert()`: values for every column, in table order.
+  TableInsert(const Table& tbl); // NOLINT: implicit, as in Connector/C++
   /// One row: `values(1, "pen", 2.5)`.
   template <typename... V> TableInsert& values(const V&... vals) {
     return add_row(detail::collect<Value>(vals...));
   }
+  /// One row given as a Row: the same as `rows(row)`.
+  TableInsert& values(const Row& row) { return add_rows(std::vector<Row>{row}); }
   /// Rows: Row objects, containers of them, or an iterator range.
   template <typename... R> TableInsert& rows(const R&... items) {
     return add_rows(detail::collect<Row>(items...));
@@ -50,6 +55,12 @@ private:
 class MYSQLX_EXPORT TableSelect : public detail::statement_base,
                                   public detail::bind_map<TableSelect> {
 public:
+  /// The same as `tbl.select()`: every column.
+  TableSelect(const Table& tbl); // NOLINT: implicit, as in Connector/C++
+  /// The same as `tbl.select(projections...)`.
+  template <typename P0, typename... P>
+  TableSelect(const Table& tbl, const P0& first, const P&... rest)
+      : TableSelect(tbl, detail::collect<Value>(first, rest...)) {}
   /// Which rows, e.g. `"id > :n"`; none: every row.
   TableSelect& where(const std::string& condition);
   /// Grouping expressions, for aggregates in the projections.
@@ -78,6 +89,7 @@ public:
 
 private:
   using statement_base::statement_base;
+  TableSelect(const Table& tbl, std::vector<Value>&& projections);
   TableSelect& set_group_by(std::vector<std::string>&& exprs);
   TableSelect& set_order_by(std::vector<std::string>&& specs);
   friend struct detail::access;
@@ -89,6 +101,8 @@ private:
 class MYSQLX_EXPORT TableUpdate : public detail::statement_base,
                                   public detail::bind_map<TableUpdate> {
 public:
+  /// The same as `tbl.update().where(condition)`.
+  TableUpdate(const Table& tbl, const std::string& condition);
   /// A value or an expression (`expr("price * 2")`).
   TableUpdate& set(const std::string& column, const Value& value);
   /// Which rows to change (required: "true" for all).
@@ -118,6 +132,8 @@ private:
 class MYSQLX_EXPORT TableRemove : public detail::statement_base,
                                   public detail::bind_map<TableRemove> {
 public:
+  /// The same as `tbl.remove().where(condition)`.
+  TableRemove(const Table& tbl, const std::string& condition);
   /// Which rows to delete (required: "true" for all).
   TableRemove& where(const std::string& condition);
   /// "column [ASC|DESC]", ...: which rows limit() keeps to.

@@ -292,6 +292,11 @@ public:
   bool isNull() const noexcept { return !m_impl; }
   /// Whether this is not a null document.
   explicit operator bool() const noexcept { return !isNull(); }
+  /// `doc == 0`, `doc == nullptr`: isNull(), as Connector/C++ 8 code writes it.
+  friend bool operator==(const DbDoc& d, std::nullptr_t) noexcept { return d.isNull(); }
+  friend bool operator==(std::nullptr_t, const DbDoc& d) noexcept { return d.isNull(); }
+  friend bool operator!=(const DbDoc& d, std::nullptr_t) noexcept { return !d.isNull(); }
+  friend bool operator!=(std::nullptr_t, const DbDoc& d) noexcept { return !d.isNull(); }
 
   /// Whether `name` is a top-level field (false for a null document). Parses
   /// on first use: throws mysqlx::Error (errc::BAD_DOCUMENT) for bad text.

@@ -6,7 +6,10 @@
 // non-template member compiled into the library. An argument is
 //   - an item if it converts to the item type (a string, a DbDoc, a Value...),
 //   - otherwise a container whose elements are items, expanded in order;
-// and exactly two arguments of the same iterator type are a range.
+// and exactly two arguments of the same iterator type are a range. An
+// iterator type is one with std::iterator_traits, or any type that can be
+// dereferenced, incremented and compared with `!=` (Connector/C++ 8 takes such
+// hand-written iterators too).
 #pragma once
 
 #include <iterator>
@@ -25,10 +28,22 @@ struct is_item_range<T, Item,
                                  decltype(std::declval<const T&>().end())>>
     : std::bool_constant<!std::is_convertible_v<const T&, Item>> {};
 
-template <typename T, typename Item, typename = void> struct is_item_iterator : std::false_type {};
+template <typename T, typename = void> struct has_iterator_traits : std::false_type {};
+template <typename T>
+struct has_iterator_traits<T, std::void_t<typename std::iterator_traits<T>::iterator_category>>
+    : std::true_type {};
+template <typename T, typename = void> struct is_hand_iterator : std::false_type {};
+template <typename T>
+struct is_hand_iterator<T, std::void_t<decltype(*std::declval<T&>()), decltype(++std::declval<T&>()),
+                                       decltype(std::declval<T&>() != std::declval<T&>())>>
+    : std::true_type {};
+template <typename T>
+struct is_iterator_like
+    : std::bool_constant<has_iterator_traits<T>::value || is_hand_iterator<T>::value> {};
+
 template <typename T, typename Item>
-struct is_item_iterator<T, Item, std::void_t<typename std::iterator_traits<T>::iterator_category>>
-    : std::bool_constant<!std::is_convertible_v<const T&, Item>> {};
+struct is_item_iterator
+    : std::bool_constant<is_iterator_like<T>::value && !std::is_convertible_v<const T&, Item>> {};
 
 template <typename Item, typename... A> struct is_iterator_pair : std::false_type {};
 template <typename Item, typename It>

@@ -13,13 +13,15 @@ struct statement_impl; // defined with the session layer
 /// Holds a statement's state. Copying a statement copies its state (a copy
 /// can be changed and executed on its own); the state refers to the session
 /// through a shared reference, so a statement may outlive its Collection.
+/// Moving copies too, as in Connector/C++ 8: a moved-from statement is still
+/// the same statement and may be changed and executed.
 class MYSQLX_EXPORT statement_base {
 protected:
   explicit statement_base(std::unique_ptr<statement_impl> impl) noexcept;
   statement_base(const statement_base& other);
-  statement_base(statement_base&& other) noexcept;
+  statement_base(statement_base&& other);
   statement_base& operator=(const statement_base& other);
-  statement_base& operator=(statement_base&& other) noexcept;
+  statement_base& operator=(statement_base&& other);
   ~statement_base();
 
   std::unique_ptr<statement_impl> m_impl;

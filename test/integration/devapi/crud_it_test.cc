@@ -137,5 +137,56 @@ TEST_P(CrudTest, LockSharedAndExclusiveInsideATransaction) {
   m_sess->rollback();
 }
 
+// Connector/C++ 8 code builds statements from their collection, and uses a
+// statement or a collection after moving from it: both must work as the
+// statement built by coll.find() and friends does.
+TEST_P(CrudTest, StatementsBuiltFromTheCollection) {
+  CollectionFind all(*m_coll);
+  EXPECT_EQ(all.execute().count(), 3u);
+  CollectionFind cheap(*m_coll, "price < :max");
+  EXPECT_EQ(cheap.bind("max", 6).execute().count(), 2u);
+  CollectionModify mod(*m_coll, "_id = 'a'");
+  EXPECT_EQ(mod.set("price", 3).execute().getAffectedItemsCount(), 1u);
+  CollectionRemove rm(*m_coll, "_id = :id");
+  EXPECT_EQ(rm.bind("id", "b").execute().getAffectedItemsCount(), 1u);
+  CollectionAdd add(*m_coll);
+  EXPECT_EQ(add.add(R"({"_id": "d", "price": 1})").execute().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(m_coll->find().execute().count(), 3u);
+  EXPECT_EQ(m_coll->getOne("a")["price"].get<int>(), 3);
+}
+
+TEST_P(CrudTest, MovedFromStatementsAndCollectionsStillWork) {
+  CollectionFind find = m_coll->find("price > :min").bind("min", 4);
+  CollectionFind moved = std::move(find);
+  EXPECT_EQ(moved.execute().count(), 2u);
+  EXPECT_EQ(find.execute().count(), 2u); // NOLINT(bugprone-use-after-move): the point
+  CollectionFind assigned = m_coll->find();
+  assigned = std::move(moved);
+  EXPECT_EQ(moved.execute().count(), 2u); // NOLINT(bugprone-use-after-move)
+  Collection other = std::move(*m_coll);
+  EXPECT_EQ(m_coll->getName(), "c"); // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(m_coll->count(), 3u);
+  EXPECT_EQ(other.count(), 3u);
+}
+
+// Collection::getSession() and Schema::getSession() give the session the
+// object came from: a transaction begun through one is the other's, and
+// dropping the object closes nothing.
+TEST_P(CrudTest, GetSessionIsTheObjectsOwnSession) {
+  m_coll->getSession().startTransaction();
+  m_coll->add(R"({"_id": "z"})").execute();
+  EXPECT_EQ(m_coll->find().execute().count(), 4u);
+  m_sess->rollback();
+  EXPECT_EQ(m_coll->find().execute().count(), 3u);
+  {
+    Schema db = m_sess->getSchema(m_schema);
+    EXPECT_EQ(db.getSession().getSchema(m_schema).getName(), m_schema);
+    Collection copy = db.getCollection("c");
+    EXPECT_EQ(copy.getSession().sql("SELECT 1").execute().fetchOne()[0].get<int>(), 1);
+  }
+  EXPECT_EQ(m_sess->sql("SELECT 2").execute().fetchOne()[0].get<int>(), 2);
+  EXPECT_EQ(m_coll->count(), 3u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, CrudTest, ::testing::ValuesIn(devapi_it::configs),
                          [](const auto& info) { return std::string(info.param.name); });

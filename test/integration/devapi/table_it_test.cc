@@ -57,5 +57,25 @@ TEST_P(TableTest, RowsWithTheWrongNumberOfValuesAreRefused) {
 }
 
 const config table_configs[] = {devapi_it::configs[0], devapi_it::configs[1]};
+// The Connector/C++ 8 forms: statements built from their table, a Row given
+// to values(), and Table::getSession().
+TEST_P(TableTest, StatementsBuiltFromTheTable) {
+  TableInsert ins(*m_table);
+  ins.values(Row(1, "pen", 10)).values(2, "ink", 5);
+  EXPECT_EQ(ins.execute().getAffectedItemsCount(), 2u);
+  TableSelect all(*m_table);
+  EXPECT_EQ(all.execute().count(), 2u);
+  TableSelect names(*m_table, "name", "qty");
+  Row first = names.orderBy("id").execute().fetchOne();
+  EXPECT_EQ(first.colCount(), 2u);
+  EXPECT_EQ(first[0].get<std::string>(), "pen");
+  TableUpdate upd(*m_table, "id = :id");
+  EXPECT_EQ(upd.set("qty", 7).bind("id", 2).execute().getAffectedItemsCount(), 1u);
+  TableRemove rm(*m_table, "qty > 8");
+  EXPECT_EQ(rm.execute().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(m_table->getSession().sql("SELECT 1").execute().fetchOne()[0].get<int>(), 1);
+  EXPECT_EQ(m_table->count(), 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, TableTest, ::testing::ValuesIn(table_configs),
                          [](const auto& info) { return std::string(info.param.name); });

@@ -39,6 +39,20 @@ TEST(Row, ValuesAndAccess) {
   EXPECT_FALSE(static_cast<bool>(Row()));
 }
 
+// As Connector/C++ 8 code writes it: `row == 0` for the end of a result.
+TEST(Row, ComparesWithNullAndPrints) {
+  Row null_row;
+  EXPECT_TRUE(null_row == 0);
+  EXPECT_TRUE(nullptr == null_row);
+  EXPECT_FALSE(null_row != nullptr);
+  Row r(1, "two", nullptr);
+  EXPECT_TRUE(r != 0);
+  EXPECT_FALSE(0 == r);
+  std::ostringstream out;
+  out << r << ' ' << null_row;
+  EXPECT_EQ(out.str(), "[1, two, null] []");
+}
+
 TEST(Row, OutOfRangeMessage) {
   Row r(1);
   try {
@@ -120,6 +134,22 @@ TEST(CollectArgs, ItemsContainersAndRanges) {
   EXPECT_EQ(detail::collect<Value>(docs.begin(), docs.end()).size(), 2u);
   EXPECT_EQ(detail::collect<Row>(Row(1), std::vector<Row>{Row(2), Row(3)}).size(), 3u);
   EXPECT_TRUE(detail::collect<std::string>().empty());
+}
+
+// A hand-written iterator without std::iterator_traits, as Connector/C++ 8
+// accepts: non-const operator* and !=, and an operator++ returning void.
+struct countdown {
+  unsigned left = 0;
+  DbDoc operator*() { return DbDoc(R"({"n": )" + std::to_string(left) + "}"); }
+  void operator++() { --left; }
+  bool operator!=(const countdown& other) { return left != other.left; }
+};
+
+TEST(CollectArgs, HandWrittenIteratorsAreRanges) {
+  auto docs = detail::collect<Value>(countdown{3}, countdown{0});
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_EQ(DbDoc(docs[0])["n"].get<int>(), 3);
+  EXPECT_EQ(DbDoc(docs[2])["n"].get<int>(), 1);
 }
 
 TEST(DescribeDocId, ServerClientAndOpaqueIds) {

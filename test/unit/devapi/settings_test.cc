@@ -8,6 +8,7 @@
 #include <mysqlx/session.h>
 #include <mysqlx/settings.h>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -86,6 +87,40 @@ TEST(SessionSettings, ConvenienceConstructors) {
   o = connect_options_of(SessionSettings("h", "u", std::string("pw")));
   EXPECT_EQ(o.hosts[0].port, 33060);
   EXPECT_EQ(o.password, "pw");
+}
+
+// Connector/C++ 8 code writes a missing password as NULL, an integer
+// constant, in every form of the host/port/user constructors.
+TEST(SessionSettings, PasswordWrittenAsNull) {
+  auto o = connect_options_of(SessionSettings("h", 1234, "u", NULL, "db"));
+  EXPECT_EQ(o.hosts[0].host, "h");
+  EXPECT_EQ(o.hosts[0].port, 1234);
+  EXPECT_EQ(o.user, "u");
+  EXPECT_TRUE(o.password.empty());
+  EXPECT_EQ(o.schema, "db");
+  EXPECT_FALSE(SessionSettings(std::string("h"), 1234u, "u", NULL).has_option(SessionOption::PWD));
+  o = connect_options_of(SessionSettings(13009, std::string("u"), NULL, "db"));
+  EXPECT_EQ(o.hosts[0].host, "localhost");
+  EXPECT_EQ(o.hosts[0].port, 13009);
+  EXPECT_EQ(o.schema, "db");
+  o = connect_options_of(SessionSettings("h", "u", NULL));
+  EXPECT_EQ(o.hosts[0].host, "h");
+  EXPECT_EQ(o.hosts[0].port, 33060);
+  EXPECT_TRUE((std::is_constructible_v<Session, const char*, int, const char*, long>));
+  EXPECT_TRUE((std::is_constructible_v<Session, unsigned short, std::string, long, std::string>));
+  expect_option_error([] { SessionSettings("h", 1, "u", 5L); }, "NULL");
+  // Option lists still mean option lists.
+  o = connect_options_of(SessionSettings(SessionOption::HOST, "h", SessionOption::PORT, 7L));
+  EXPECT_EQ(o.hosts[0].port, 7);
+}
+
+TEST(ClientSettings, FromSessionSettings) {
+  SessionSettings s("mysqlx://u@h:1234/db");
+  ClientSettings c(s);
+  EXPECT_EQ(c.find(SessionOption::HOST).get<std::string>(), "h");
+  EXPECT_EQ(c.find(SessionOption::PORT).get<int>(), 1234);
+  EXPECT_EQ(c.poolOptions().max_size, PoolOptions().max_size);
+  EXPECT_EQ(connect_options_of(c.sessionSettings()).schema, "db");
 }
 
 TEST(SessionSettings, FromUri) {
