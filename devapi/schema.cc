@@ -26,7 +26,7 @@ object_base& object_base::operator=(object_base&& other) {
   return *this = other;
 }
 object_base::~object_base() = default;
-const std::string& object_base::getName() const noexcept {
+const string& object_base::getName() const noexcept {
   return m_ref->name;
 }
 

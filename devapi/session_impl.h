@@ -138,7 +138,7 @@ struct borrowed_session {
 struct object_ref {
   std::shared_ptr<session_impl> sess;
   std::string schema; // empty for a Schema
-  std::string name;
+  mysqlx::string name; // getName() returns it
   std::shared_ptr<borrowed_session> borrowed; // made by the first getSession()
 };
 

@@ -300,6 +300,9 @@ Value::operator bool() const {
 }
 
 Value::operator std::string() const {
+  return static_cast<string>(*this);
+}
+Value::operator string() const {
   if (m_flavor != flavor::plain) return std::string(text_part());
   if (m_type != STRING && m_type != RAW) type_error(describe(), "std::string");
   return m_str;

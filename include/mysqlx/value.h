@@ -39,8 +39,11 @@
 // - Value is a value type, not a pimpl: it is created by the million when
 //   results are read, so scalars are stored inline. Documents and arrays are
 //   immutable and shared between copies, which makes copying any Value cheap.
-// - `mysqlx::string` is std::string (UTF-8). Connector/C++ 8 uses a UTF-16
-//   string class; code that only passes strings along compiles unchanged.
+// - `mysqlx::string` (string.h) is a std::string holding UTF-8 that also
+//   converts from and to UTF-16 and wide text, as Connector/C++ 8's UTF-16
+//   class does. A Value converts implicitly to mysqlx::string (and so to
+//   std::string, its base) and explicitly to std::string, as there: two
+//   implicit string conversions would make `string s; s = value;` ambiguous.
 #pragma once
 
 #include <cstddef>
@@ -50,6 +53,7 @@
 #include <iterator>
 #include <memory>
 #include <mysqlx/detail/export.h>
+#include <mysqlx/string.h>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -57,7 +61,6 @@
 
 MYSQLX_NAMESPACE_BEGIN
 
-using string = std::string; ///< UTF-8 text
 using Field = std::string;  ///< a document field name
 using byte = unsigned char; ///< one raw byte
 
@@ -126,6 +129,18 @@ public:
   Value(std::string_view str);
   /// A STRING holding a copy of `str`; a null pointer gives a null Value.
   Value(const char* str);
+  /// STRING from UTF-16 text (stored as UTF-8); null is VNULL.
+  Value(const char16_t* str);
+  /// STRING from UTF-16 text.
+  Value(const std::u16string& str);
+  /// STRING from wide text; null is VNULL.
+  Value(const wchar_t* str);
+  /// STRING from wide text.
+  Value(const std::wstring& str);
+  /// STRING from UTF-32 text; null is VNULL.
+  Value(const char32_t* str);
+  /// STRING from UTF-32 text.
+  Value(const std::u32string& str);
   /// RAW: a copy of the bytes `data` views.
   Value(const bytes& data);
   /// INT64.
@@ -187,13 +202,23 @@ public:
   /// BOOL, or INT64 / UINT64 (non-zero is true); nothing else, not even a DECIMAL.
   explicit operator bool() const;
   /// STRING or RAW as they are; a DECIMAL or temporal value read from a row: its text.
-  operator std::string() const;
+  explicit operator std::string() const;
+  /// The same as a mysqlx::string; also what `std::string s = value;` uses.
+  operator string() const; // NOLINT: implicit, as in Connector/C++
   /// getRawBytes(): valid while this Value lives.
   explicit operator bytes() const;
   /// A DOCUMENT (sharing its data), or a null DbDoc from a null Value.
   operator DbDoc() const;
   /// `v.get<int>()`, `v.get<std::string>()`, ...: the conversions above.
-  template <typename T> T get() const { return static_cast<T>(*this); }
+  /// std::u16string, std::wstring and std::u32string convert the text.
+  template <typename T> T get() const {
+    if constexpr (std::is_same_v<T, std::u16string> || std::is_same_v<T, std::wstring> ||
+                  std::is_same_v<T, std::u32string>) {
+      return static_cast<T>(static_cast<string>(*this));
+    } else {
+      return static_cast<T>(*this);
+    }
+  }
   ///@}
 
   /// The kind of value; a DECIMAL read from a row is DOUBLE, a date or time RAW.

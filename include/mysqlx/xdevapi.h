@@ -3,8 +3,8 @@
 //   #include <mysqlx/xdevapi.h>
 //   using namespace mysqlx;
 //
-// Source-compatible with Connector/C++ 8's X DevAPI, with one difference:
-// mysqlx::string is std::string (UTF-8), not a UTF-16 string class.
+// Source-compatible with Connector/C++ 8's X DevAPI. mysqlx::string holds
+// UTF-8 (it is a std::string) and converts from and to UTF-16 and wide text.
 #pragma once
 
 #include <mysqlx/collection.h>
@@ -17,6 +17,7 @@
 #include <mysqlx/settings.h>
 #include <mysqlx/sql.h>
 #include <mysqlx/statement.h>
+#include <mysqlx/string.h>
 #include <mysqlx/table.h>
 #include <mysqlx/value.h>
 

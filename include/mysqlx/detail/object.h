@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <mysqlx/detail/export.h>
+#include <mysqlx/string.h>
 #include <string>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -19,7 +20,8 @@ struct object_ref; // defined with the session layer
 /// object still refers to the same database object.
 class MYSQLX_EXPORT object_base {
 public:
-  const std::string& getName() const noexcept;
+  /// The object's name.
+  const string& getName() const noexcept;
   /// The session this object belongs to, as Connector/C++ 8 gives it: a
   /// Session that shares the connection of the one the object came from
   /// (statements on either are the same session's, in one transaction).
