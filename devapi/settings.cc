@@ -143,6 +143,18 @@ ClientSettings::ClientSettings(option_list&& options) : ClientSettings() {
 ClientSettings::ClientSettings(const std::string& uri) : ClientSettings(uri_option(uri)) {}
 ClientSettings::ClientSettings(const char* uri) : ClientSettings(uri_option(uri ? uri : "")) {}
 
+namespace {
+// What a moved-from settings object iterates over.
+const option_list no_options;
+} // namespace
+
+const option_list& SessionSettings::options() const noexcept {
+  return m_impl ? m_impl->options : no_options;
+}
+const option_list& ClientSettings::options() const noexcept {
+  return m_impl ? m_impl->options : no_options;
+}
+
 ClientSettings::ClientSettings(const SessionSettings& session)
     : m_impl(std::make_unique<settings_impl>(detail::access::impl(session))) {}
 

@@ -49,6 +49,36 @@ std::string_view uri_name(int opt) {
   return {};
 }
 
+// The name of an enum option's value kept as its number (option_value()),
+// or an empty string for a number that is none of the enum's.
+std::string enum_name(int opt, std::int64_t n) {
+  if (n < 0 || n > 16) return {};
+  const auto is = [&](auto e) { return std::string(optionValueName(e)); };
+  std::string name;
+  switch (opt) {
+  case SO::SSL_MODE:
+    name = is(static_cast<SSLMode>(n));
+    break;
+  case SO::AUTH:
+    name = is(static_cast<AuthMethod>(n));
+    break;
+  case SO::COMPRESSION:
+    name = is(static_cast<CompressionMode>(n));
+    break;
+  case SO::DOCID_MODE:
+    name = is(static_cast<DocIdMode>(n));
+    break;
+  default:
+    break;
+  }
+  return name == "unknown" ? std::string() : name;
+}
+
+bool is_enum_option(int opt) {
+  return opt == SO::SSL_MODE || opt == SO::AUTH || opt == SO::COMPRESSION ||
+         opt == SO::DOCID_MODE;
+}
+
 std::string scalar_text(const Value& v) {
   switch (v.getType()) {
   case Value::INT64:
@@ -99,6 +129,14 @@ cdk::status to_uri_option(int opt, const Value& v, cdk::uri_option& out) {
         return attributes_from_doc(DbDoc(text), out);
       }
     }
+  }
+  if (is_enum_option(opt) && v.getType() != Value::STRING) {
+    const std::string name = enum_name(opt, v.get<std::int64_t>());
+    if (name.empty()) {
+      return bad_option(option_label(opt) + ": " + scalar_text(v) + " is not one of its values");
+    }
+    out.values.push_back(name);
+    return cdk::ok();
   }
   out.values.push_back(scalar_text(v));
   return cdk::ok();

@@ -67,7 +67,7 @@ DocIdMode parseDocIdMode(const std::string& text) {
                                          "DocIdMode: expected auto, server or client"));
 }
 
-std::string SessionOptionName(SessionOption::Enum opt) {
+std::string SessionOptionName(SessionOption opt) {
   static const char* const names[] = {"URI",
                                       "HOST",
                                       "PORT",
@@ -98,8 +98,8 @@ std::string SessionOptionName(SessionOption::Enum opt) {
   return i >= 0 && i < SessionOption::LAST - 1 ? names[i] : "";
 }
 
-std::string ClientOptionName(ClientOption::Enum opt) {
-  switch (opt) {
+std::string ClientOptionName(ClientOption opt) {
+  switch (static_cast<int>(opt)) {
   case ClientOption::POOLING:
     return "POOLING";
   case ClientOption::POOL_MAX_SIZE:
@@ -108,8 +108,9 @@ std::string ClientOptionName(ClientOption::Enum opt) {
     return "POOL_QUEUE_TIMEOUT";
   case ClientOption::POOL_MAX_IDLE_TIME:
     return "POOL_MAX_IDLE_TIME";
+  default: // a session option, as ClientSettings holds them too
+    return SessionOptionName(static_cast<SessionOption::Enum>(static_cast<int>(opt)));
   }
-  return "";
 }
 
 MYSQLX_NAMESPACE_END

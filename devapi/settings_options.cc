@@ -61,15 +61,17 @@ cdk::status check_type(int opt, const Value& v) {
   case SO::USER:
   case SO::PWD:
   case SO::DB:
-  case SO::SSL_MODE:
   case SO::SSL_CA:
   case SO::SSL_CAPATH:
   case SO::SSL_CRL:
   case SO::SSL_CRLPATH:
+    return expect(t == Value::STRING, "a string");
+  case SO::SSL_MODE:
   case SO::AUTH:
   case SO::COMPRESSION:
   case SO::DOCID_MODE:
-    return expect(t == Value::STRING, "a string or the option's enum");
+    // The enum is kept as its number (option_value()); a name is a string.
+    return expect(t == Value::STRING || is_integer(v), "the option's enum or its name");
   case SO::PORT:
     return expect(integer_in(v, 0, 65535), "a port number 0..65535");
   case SO::PRIORITY:

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/value.h>
@@ -37,7 +38,11 @@
 MYSQLX_NAMESPACE_BEGIN
 
 /// Session options. URI .. COMPRESSION keep Connector/C++ 8's numbers.
-struct SessionOption {
+/// An option is given as `SessionOption::HOST` (an Enum); a SessionOption
+/// object holds one, as iterating over settings gives them, and compares
+/// with the Enum values and switches on them (it converts to int).
+class SessionOption {
+public:
   /// The option numbers, given in option/value pairs.
   enum Enum {
     URI = 1,                ///< a connection string; sets everything it names
@@ -67,10 +72,28 @@ struct SessionOption {
     WRITE_TIMEOUT, ///< ours: ms or a duration to wait for the server to take a request; 0: forever
     LAST           ///< not an option: one past the last
   };
+  /// `opt`; LAST by default.
+  constexpr SessionOption(Enum opt = LAST) noexcept : m_opt(opt) {} // NOLINT: implicit by design
+  /// The option number, for `switch`.
+  constexpr operator int() const noexcept { return m_opt; } // NOLINT: implicit by design
+  /// Whether this holds `opt`.
+  constexpr bool operator==(Enum opt) const noexcept { return m_opt == opt; }
+  /// Whether this does not hold `opt`.
+  constexpr bool operator!=(Enum opt) const noexcept { return m_opt != opt; }
+  /// Whether both hold the same option.
+  constexpr bool operator==(const SessionOption& o) const noexcept { return m_opt == o.m_opt; }
+  /// Whether they hold different options.
+  constexpr bool operator!=(const SessionOption& o) const noexcept { return m_opt != o.m_opt; }
+
+private:
+  int m_opt;
 };
 
-/// Client (pool) options, accepted together with SessionOption values.
-struct ClientOption {
+/// Client (pool) options, accepted together with SessionOption values. A
+/// ClientOption object holds a pool option or a session option, as iterating
+/// over ClientSettings gives them.
+class ClientOption {
+public:
   /// The pool option numbers (negative: they never clash with SessionOption).
   enum Enum {
     POOLING = -1,            ///< bool (default true)
@@ -78,6 +101,31 @@ struct ClientOption {
     POOL_QUEUE_TIMEOUT = -3, ///< ms or a duration to wait for a free session; 0: forever
     POOL_MAX_IDLE_TIME = -4, ///< ms or a duration before an idle session is closed; 0: never
   };
+  /// A pool option.
+  constexpr ClientOption(Enum opt) noexcept : m_opt(opt) {} // NOLINT: implicit by design
+  /// A session option.
+  constexpr ClientOption(SessionOption::Enum opt) noexcept : m_opt(opt) {} // NOLINT
+  /// A session option.
+  constexpr ClientOption(const SessionOption& opt) noexcept : m_opt(opt) {} // NOLINT
+  /// SessionOption::LAST: no option.
+  constexpr ClientOption() noexcept : m_opt(SessionOption::LAST) {}
+  /// The option number, for `switch` (pool options are negative).
+  constexpr operator int() const noexcept { return m_opt; } // NOLINT: implicit by design
+  /// Whether this holds `opt`.
+  constexpr bool operator==(Enum opt) const noexcept { return m_opt == opt; }
+  /// Whether this does not hold `opt`.
+  constexpr bool operator!=(Enum opt) const noexcept { return m_opt != opt; }
+  /// Whether this holds the session option `opt`.
+  constexpr bool operator==(SessionOption::Enum opt) const noexcept { return m_opt == opt; }
+  /// Whether this does not hold the session option `opt`.
+  constexpr bool operator!=(SessionOption::Enum opt) const noexcept { return m_opt != opt; }
+  /// Whether both hold the same option.
+  constexpr bool operator==(const ClientOption& o) const noexcept { return m_opt == o.m_opt; }
+  /// Whether they hold different options.
+  constexpr bool operator!=(const ClientOption& o) const noexcept { return m_opt != o.m_opt; }
+
+private:
+  int m_opt;
 };
 
 /// REQUIRED: TLS without certificate checks; VERIFY_CA: the server's certificate
@@ -100,9 +148,11 @@ MYSQLX_EXPORT const char* optionValueName(CompressionMode mode) noexcept;
 MYSQLX_EXPORT const char* optionValueName(DocIdMode mode) noexcept;
 /// Reads "auto", "server" or "client" (any case); throws on anything else.
 MYSQLX_EXPORT DocIdMode parseDocIdMode(const std::string& text);
-/// "HOST", "POOL_MAX_SIZE", ...; an empty string for an unknown number.
-MYSQLX_EXPORT std::string SessionOptionName(SessionOption::Enum opt);
-MYSQLX_EXPORT std::string ClientOptionName(ClientOption::Enum opt);
+/// "HOST", "PORT", ...; an empty string for an unknown number.
+MYSQLX_EXPORT std::string SessionOptionName(SessionOption opt);
+/// "POOL_MAX_SIZE", ...; session options by their names too, as they come
+/// in ClientSettings; an empty string for an unknown number.
+MYSQLX_EXPORT std::string ClientOptionName(ClientOption opt);
 
 /// The pool options of a ClientSettings, with their defaults.
 struct PoolOptions {
@@ -130,7 +180,11 @@ template <typename T> Value option_value(const T& v) {
   if constexpr (is_duration<T>::value) {
     return Value(std::chrono::duration_cast<std::chrono::milliseconds>(v).count());
   } else if constexpr (std::is_enum_v<T>) {
-    return Value(optionValueName(v));
+    // Its number, as Connector/C++ 8 keeps it (a connection string gives the name).
+    return Value(static_cast<int>(v));
+  } else if constexpr (std::is_same_v<T, const char*> || std::is_same_v<T, char*>) {
+    return Value(string(v)); // null: "", as Connector/C++ 8 takes it
+
   } else if constexpr (is_string_range<T>::value) {
     return Value(v.begin(), v.end());
   } else {
@@ -153,6 +207,52 @@ inline constexpr bool is_text_v = std::is_convertible_v<const T&, std::string>;
 template <typename T>
 inline constexpr bool is_host_or_port_v =
     is_text_v<T> || (std::is_integral_v<T> && !std::is_same_v<T, bool>);
+
+/// Iterates over the options of a SessionSettings (Opt: SessionOption) or a
+/// ClientSettings (Opt: ClientOption) in the order they were set, as
+/// (option, value) pairs. Changing the settings invalidates it.
+template <typename Opt> class settings_iterator {
+public:
+  using iterator_category = std::forward_iterator_tag; ///< a forward iterator
+  using value_type = std::pair<Opt, Value>;            ///< an option and its value
+  using difference_type = std::ptrdiff_t;              ///< a distance between positions
+  using pointer = const value_type*;                   ///< a pointer to the pair
+  using reference = const value_type&;                 ///< the pair, by reference
+
+  settings_iterator() = default;
+  /// At `pos` of `list`.
+  settings_iterator(const option_list* list, std::size_t pos) noexcept : m_list(list), m_pos(pos) {}
+  /// The option and its value; valid until the iterator moves.
+  reference operator*() const {
+    const auto& entry = (*m_list)[m_pos];
+    if constexpr (std::is_same_v<Opt, ClientOption>) {
+      if (entry.first < 0) {
+        m_current = value_type(ClientOption(static_cast<ClientOption::Enum>(entry.first)),
+                               entry.second);
+        return m_current;
+      }
+    }
+    m_current = value_type(Opt(static_cast<SessionOption::Enum>(entry.first)), entry.second);
+    return m_current;
+  }
+  pointer operator->() const { return &**this; }
+  settings_iterator& operator++() noexcept {
+    ++m_pos;
+    return *this;
+  }
+  settings_iterator operator++(int) noexcept {
+    settings_iterator before = *this;
+    ++m_pos;
+    return before;
+  }
+  bool operator==(const settings_iterator& o) const noexcept { return m_pos == o.m_pos; }
+  bool operator!=(const settings_iterator& o) const noexcept { return m_pos != o.m_pos; }
+
+private:
+  const option_list* m_list = nullptr;
+  std::size_t m_pos = 0;
+  mutable value_type m_current;
+};
 
 template <typename... Args> option_list make_options(const Args&... args) {
   static_assert(sizeof...(Args) % 2 == 0, "options come in pairs: OPTION, value, ...");
@@ -231,6 +331,8 @@ public:
     do_set(detail::make_options(opt, rest...));
   }
   /// The value of an option (the last one for HOST, PORT, ...); null if unset.
+  /// An enum option set as an enum reads as its number (`get<int>()`), as in
+  /// Connector/C++ 8; set by name (a connection string), as that name.
   Value find(SessionOption::Enum opt) const;
   /// Whether the option is set (never URI: a connection string is stored as the options it names).
   bool has_option(SessionOption::Enum opt) const;
@@ -240,8 +342,18 @@ public:
   /// Removes every option.
   void clear();
 
+  /// Iterates over the options as (SessionOption, Value) pairs, in the order
+  /// set; a connection string counts as the options it names. Enum options
+  /// (SSL_MODE, AUTH, ...) read as their numbers when set as enums.
+  using iterator = detail::settings_iterator<SessionOption>;
+  /// The first option.
+  iterator begin() const noexcept { return iterator(&options(), 0); }
+  /// One past the last option.
+  iterator end() const noexcept { return iterator(&options(), options().size()); }
+
 private:
   explicit SessionSettings(detail::option_list&& options);
+  const detail::option_list& options() const noexcept;
   void do_set(detail::option_list&& options);
   /// Null for 0; throws for any other number.
   static const char* null_password(long pwd);
@@ -322,8 +434,17 @@ public:
   /// The session options alone.
   SessionSettings sessionSettings() const;
 
+  /// Iterates over pool and session options as (ClientOption, Value) pairs,
+  /// in the order set.
+  using iterator = detail::settings_iterator<ClientOption>;
+  /// The first option.
+  iterator begin() const noexcept { return iterator(&options(), 0); }
+  /// One past the last option.
+  iterator end() const noexcept { return iterator(&options(), options().size()); }
+
 private:
   explicit ClientSettings(detail::option_list&& options);
+  const detail::option_list& options() const noexcept;
   void do_set(detail::option_list&& options);
   std::unique_ptr<detail::settings_impl> m_impl;
   friend struct detail::access;

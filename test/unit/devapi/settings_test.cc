@@ -258,7 +258,71 @@ TEST(SessionSettings, FailedSetLeavesTheSettingsUnchanged) {
   SessionSettings s(SessionOption::HOST, "h", SessionOption::SSL_MODE, SSLMode::VERIFY_CA);
   EXPECT_THROW(s.set(SessionOption::DB, "x", SessionOption::PORT, "bad"), Error);
   EXPECT_FALSE(s.has_option(SessionOption::DB));
-  EXPECT_EQ(s.find(SessionOption::SSL_MODE).get<std::string>(), "verify_ca");
+  EXPECT_EQ(s.find(SessionOption::SSL_MODE).get<int>(), static_cast<int>(SSLMode::VERIFY_CA));
+}
+
+// As Connector/C++ 8 code iterates over settings: (option, value) pairs in
+// the order set, options that switch and compare with the Enum values, enum
+// options as their numbers and a null password as "".
+TEST(SessionSettings, IterationGivesOptionsAndValuesInOrder) {
+  const char* no_password = nullptr;
+  SessionSettings s(SessionOption::AUTH, AuthMethod::PLAIN, SessionOption::HOST, "h1",
+                    SessionOption::PORT, 1, SessionOption::HOST, "h2", SessionOption::PWD,
+                    no_password);
+  std::vector<std::string> seen;
+  for (auto entry : s) {
+    const SessionOption opt(entry.first);
+    seen.push_back(SessionOptionName(opt));
+    switch (opt) {
+    case SessionOption::AUTH:
+      EXPECT_EQ(entry.second.get<int>(), static_cast<int>(AuthMethod::PLAIN));
+      break;
+    case SessionOption::PORT:
+      EXPECT_EQ(entry.second.get<unsigned>(), 1u);
+      break;
+    case SessionOption::PWD:
+      EXPECT_TRUE(entry.second.get<std::string>().empty());
+      break;
+    default:
+      EXPECT_TRUE(opt == SessionOption::HOST);
+      break;
+    }
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"AUTH", "HOST", "PORT", "HOST", "PWD"}));
+  EXPECT_EQ(connect_options_of(s).auth, cdk::auth_method::plain); // the number still means PLAIN
+  EXPECT_EQ(SessionSettings().begin(), SessionSettings().end());
+}
+
+TEST(ClientSettings, IterationGivesPoolAndSessionOptions) {
+  ClientSettings c(ClientOption::POOL_MAX_SIZE, 3, SessionOption::SSL_MODE, SSLMode::DISABLED,
+                   SessionOption::HOST, "h");
+  std::vector<std::string> seen;
+  for (const auto& entry : c) {
+    const ClientOption opt(entry.first);
+    seen.push_back(ClientOptionName(opt));
+    if (entry.first == ClientOption::POOL_MAX_SIZE) {
+      EXPECT_EQ(entry.second.get<int>(), 3);
+    }
+    if (entry.first == SessionOption::SSL_MODE) {
+      EXPECT_EQ(entry.second.get<int>(), static_cast<int>(SSLMode::DISABLED));
+    }
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"POOL_MAX_SIZE", "SSL_MODE", "HOST"}));
+  EXPECT_EQ(connect_options_of(c.sessionSettings()).tls.mode, cdk::ssl_mode::disabled);
+  // Option objects: a ClientOption holds either kind, and compares with both Enums.
+  ClientOption from_session(SessionOption(SessionOption::PORT));
+  EXPECT_TRUE(from_session == SessionOption::PORT);
+  EXPECT_TRUE(from_session != ClientOption::POOLING);
+  EXPECT_EQ(static_cast<int>(from_session), static_cast<int>(SessionOption::PORT));
+  EXPECT_EQ(ClientOptionName(SessionOption::DB), "DB");
+}
+
+TEST(SessionSettings, EnumOptionNumbersMustBeValues) {
+  expect_option_error(
+      [] { connect_options_of(SessionSettings(SessionOption::SSL_MODE, 9)); },
+      "SessionOption::SSL_MODE: 9 is not one of its values");
+  auto o = connect_options_of(SessionSettings(SessionOption::COMPRESSION, 1));
+  EXPECT_EQ(o.compression, cdk::compression_mode::disabled);
 }
 
 TEST(SessionSettings, FindHasEraseClear) {
