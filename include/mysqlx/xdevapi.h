@@ -7,6 +7,7 @@
 // UTF-8 (it is a std::string) and converts from and to UTF-16 and wide text.
 #pragma once
 
+#include <mysqlx/collations.h>
 #include <mysqlx/collection.h>
 #include <mysqlx/collection_options.h>
 #include <mysqlx/docid.h>
