@@ -180,10 +180,13 @@ public:
   bool isNull() const noexcept { return m_values.empty(); }
   /// Whether the Row has values.
   explicit operator bool() const noexcept { return !isNull(); }
-  /// `row == 0`, `row == nullptr`: isNull(), as Connector/C++ 8 code writes it.
+  /// Whether the Row is null (`x == 0`, `x == nullptr`, as Connector/C++ 8 code writes it).
   friend bool operator==(const Row& r, std::nullptr_t) noexcept { return r.isNull(); }
+  /// Whether the Row is null (`x == 0`, `x == nullptr`, as Connector/C++ 8 code writes it).
   friend bool operator==(std::nullptr_t, const Row& r) noexcept { return r.isNull(); }
+  /// Whether not the Row is null (`x == 0`, `x == nullptr`, as Connector/C++ 8 code writes it).
   friend bool operator!=(const Row& r, std::nullptr_t) noexcept { return !r.isNull(); }
+  /// Whether not the Row is null (`x == 0`, `x == nullptr`, as Connector/C++ 8 code writes it).
   friend bool operator!=(std::nullptr_t, const Row& r) noexcept { return !r.isNull(); }
   /// Prints the values in brackets, each as `operator<<` prints it: `[1, pen, null]`.
   void print(std::ostream& out) const;

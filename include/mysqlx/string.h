@@ -77,28 +77,42 @@ public:
   /// The same for wide text.
   size_type find(const wchar_t* text, size_type pos = 0) const { return find(string(text), pos); }
 
-  /// @name Comparisons, byte for byte in UTF-8 (so code point order)
-  /// Every mix of string, std::string, C strings and UTF-16 or wide literals.
-  ///@{
+  /// Whether the texts are equal.
   friend bool operator==(const string& a, const string& b) noexcept { return eq(a, b); }
+  /// Whether the texts differ.
   friend bool operator!=(const string& a, const string& b) noexcept { return !eq(a, b); }
+  /// Whether the texts are equal, with a std::string (UTF-8).
   friend bool operator==(const string& a, const std::string& b) noexcept { return eq(a, b); }
+  /// Whether the texts differ, with a std::string (UTF-8).
   friend bool operator!=(const string& a, const std::string& b) noexcept { return !eq(a, b); }
+  /// Whether the texts are equal, with a std::string (UTF-8).
   friend bool operator==(const std::string& a, const string& b) noexcept { return eq(a, b); }
+  /// Whether the texts differ, with a std::string (UTF-8).
   friend bool operator!=(const std::string& a, const string& b) noexcept { return !eq(a, b); }
+  /// Whether the texts are equal, with a C string (UTF-8; null as empty).
   friend bool operator==(const string& a, const char* b) { return eq(a, string(b)); }
+  /// Whether the texts differ, with a C string (UTF-8; null as empty).
   friend bool operator!=(const string& a, const char* b) { return !eq(a, string(b)); }
+  /// Whether the texts are equal, with a C string (UTF-8; null as empty).
   friend bool operator==(const char* a, const string& b) { return eq(string(a), b); }
+  /// Whether the texts differ, with a C string (UTF-8; null as empty).
   friend bool operator!=(const char* a, const string& b) { return !eq(string(a), b); }
+  /// Whether the texts are equal, with UTF-16 text (converted to UTF-8).
   friend bool operator==(const string& a, const char16_t* b) { return eq(a, string(b)); }
+  /// Whether the texts differ, with UTF-16 text (converted to UTF-8).
   friend bool operator!=(const string& a, const char16_t* b) { return !eq(a, string(b)); }
+  /// Whether the texts are equal, with UTF-16 text (converted to UTF-8).
   friend bool operator==(const char16_t* a, const string& b) { return eq(string(a), b); }
+  /// Whether the texts differ, with UTF-16 text (converted to UTF-8).
   friend bool operator!=(const char16_t* a, const string& b) { return !eq(string(a), b); }
+  /// Whether the texts are equal, with wide text (converted to UTF-8).
   friend bool operator==(const string& a, const wchar_t* b) { return eq(a, string(b)); }
+  /// Whether the texts differ, with wide text (converted to UTF-8).
   friend bool operator!=(const string& a, const wchar_t* b) { return !eq(a, string(b)); }
+  /// Whether the texts are equal, with wide text (converted to UTF-8).
   friend bool operator==(const wchar_t* a, const string& b) { return eq(string(a), b); }
+  /// Whether the texts differ, with wide text (converted to UTF-8).
   friend bool operator!=(const wchar_t* a, const string& b) { return !eq(string(a), b); }
-  ///@}
 
 private:
   static bool eq(const std::string& a, const std::string& b) noexcept {
@@ -111,8 +125,7 @@ MYSQLX_NAMESPACE_END
 namespace std {
 /// Hashes as the UTF-8 std::string it holds, so it keys unordered containers.
 template <> struct hash<mysqlx::string> {
-  std::size_t operator()(const mysqlx::string& s) const noexcept {
-    return hash<std::string>{}(s);
-  }
+  /// std::hash<std::string> of the UTF-8 text.
+  std::size_t operator()(const mysqlx::string& s) const noexcept { return hash<std::string>{}(s); }
 };
 } // namespace std

@@ -317,10 +317,13 @@ public:
   bool isNull() const noexcept { return !m_impl; }
   /// Whether this is not a null document.
   explicit operator bool() const noexcept { return !isNull(); }
-  /// `doc == 0`, `doc == nullptr`: isNull(), as Connector/C++ 8 code writes it.
+  /// Whether the DbDoc is null (`x == 0`, `x == nullptr`, as Connector/C++ 8 code writes it).
   friend bool operator==(const DbDoc& d, std::nullptr_t) noexcept { return d.isNull(); }
+  /// Whether the DbDoc is null (`x == 0`, `x == nullptr`, as Connector/C++ 8 code writes it).
   friend bool operator==(std::nullptr_t, const DbDoc& d) noexcept { return d.isNull(); }
+  /// Whether not the DbDoc is null (`x == 0`, `x == nullptr`, as Connector/C++ 8 code writes it).
   friend bool operator!=(const DbDoc& d, std::nullptr_t) noexcept { return !d.isNull(); }
+  /// Whether not the DbDoc is null (`x == 0`, `x == nullptr`, as Connector/C++ 8 code writes it).
   friend bool operator!=(std::nullptr_t, const DbDoc& d) noexcept { return !d.isNull(); }
 
   /// Whether `name` is a top-level field (false for a null document). Parses
