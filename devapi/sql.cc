@@ -38,6 +38,10 @@ SqlResult SqlStatement::execute() {
   std::vector<cdk::protocol::value> args;
   args.reserve(st.params.size());
   for (const Value& v : st.params) args.push_back(detail::to_protocol(v));
+  // The values are used once, as in Connector/C++ 8: the next execute()
+  // takes the values bound after this one (a statement run in a loop binds
+  // each time), whether or not this one succeeds.
+  st.params.clear();
   // The rows are streamed: execute() reads up to the first result set.
   auto result = detail::stream_result(st.sess, [&](std::string& out) {
     return cdk::protocol::encode_stmt_execute(out, st.query, args);

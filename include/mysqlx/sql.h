@@ -16,7 +16,8 @@ MYSQLX_NAMESPACE_BEGIN
 class MYSQLX_EXPORT SqlStatement : public detail::statement_base {
 public:
   /// Values for the next placeholders, in order: values, containers of
-  /// values, or an iterator range. bind() may be called several times.
+  /// values, or an iterator range. bind() may be called several times; the
+  /// values go with the next execute() only, which starts the list afresh.
   template <typename... V> SqlStatement& bind(const V&... values) {
     return add_params(detail::collect<Value>(values...));
   }

@@ -36,6 +36,18 @@ TEST(SqlTest, ValueTypesAndColumns) {
   EXPECT_TRUE(r.fetchOne().isNull());
 }
 
+// Bound values go with one execute(), as in Connector/C++ 8: a statement
+// run in a loop binds its values each time.
+TEST(SqlTest, BoundValuesGoWithOneExecution) {
+  Session s = open80();
+  SqlStatement st = s.sql("SELECT ? + 1");
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(st.bind(i).execute().fetchOne()[0].get<int>(), i + 1);
+  }
+  EXPECT_THROW(st.execute(), Error); // no value for the placeholder now
+  EXPECT_EQ(st.bind(10).execute().fetchOne()[0].get<int>(), 11);
+}
+
 TEST(SqlTest, AffectedItemsAutoIncrementAndWarnings) {
   Session s = open80();
   s.sql("CREATE DATABASE IF NOT EXISTS dv_sql").execute();
