@@ -4,6 +4,7 @@
 #include "cdk/protocol/crud.h"
 #include "devapi/access.h"
 #include "devapi/doc_impl.h"
+#include "devapi/json_parse.h"
 #include "devapi/throw_error.h"
 #include "mysqlx_crud.pb.h"
 
@@ -129,10 +130,22 @@ void build_find(const statement_impl& st, pb::Crud::Find& msg) {
   set_args(st, ph, msg);
 }
 
+namespace {
+// A patch is a JSON object, or, as Connector/C++ 8 takes it, a document
+// expression whose values may be expressions: {"birth": {"year": year(CURDATE()) - age}}.
+Value patch_value(const std::string& text) {
+  auto json = parse_json_value(std::make_shared<const std::string>(text));
+  if (json && json->getType() == Value::DOCUMENT) return *std::move(json);
+  return expr(text);
+}
+} // namespace
+
 void build_update(const statement_impl& st, pb::Crud::Update& msg) {
   cdk::placeholder_map ph;
   const char* what = st.table ? "update()" : "modify()";
-  if (st.condition.empty()) usage(std::string(what) + ": the condition is empty");
+  // A table's update or delete without where() is for every row, as in
+  // Connector/C++ 8; a collection's modify() and remove() take a condition.
+  if (st.condition.empty() && !st.table) usage(std::string(what) + ": the condition is empty");
   if (st.ops.empty()) usage(std::string(what) + ": no change given (set, unset, patch, ...)");
   set_common(st, ph, msg, false);
   for (const auto& op : st.ops) {
@@ -143,7 +156,7 @@ void build_update(const statement_impl& st, pb::Crud::Update& msg) {
     else
       u->mutable_source(); // the whole document
     if (op.kind == pb::Crud::UpdateOperation::MERGE_PATCH) {
-      value_expr(Value(DbDoc(op.value.get<std::string>())), mode(st), ph, *u->mutable_value());
+      value_expr(patch_value(op.value.get<std::string>()), mode(st), ph, *u->mutable_value());
     } else if (op.kind != pb::Crud::UpdateOperation::ITEM_REMOVE) {
       value_expr(op.value, mode(st), ph, *u->mutable_value());
     }
@@ -153,9 +166,7 @@ void build_update(const statement_impl& st, pb::Crud::Update& msg) {
 
 void build_delete(const statement_impl& st, pb::Crud::Delete& msg) {
   cdk::placeholder_map ph;
-  if (st.condition.empty())
-    usage(st.table ? "remove(): the condition is empty: call where()"
-                   : "remove(): the condition is empty");
+  if (st.condition.empty() && !st.table) usage("remove(): the condition is empty");
   set_common(st, ph, msg, false);
   set_args(st, ph, msg);
 }

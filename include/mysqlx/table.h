@@ -105,7 +105,7 @@ public:
   TableUpdate(const Table& tbl, const std::string& condition);
   /// A value or an expression (`expr("price * 2")`).
   TableUpdate& set(const std::string& column, const Value& value);
-  /// Which rows to change (required: "true" for all).
+  /// Which rows to change; without it, every row (limit() and orderBy() still apply).
   TableUpdate& where(const std::string& condition);
   /// "column [ASC|DESC]", ...: which rows limit() keeps to.
   template <typename... S> TableUpdate& orderBy(const S&... specs) {
@@ -117,7 +117,7 @@ public:
   TableUpdate& bind(const std::string& name, const Value& value);
   using bind_map::bind;
   /// Applies the changes: one round trip (two on the execution that prepares it).
-  /// No where() or no set() throws a ClientError, sending nothing.
+  /// No set() throws a ClientError, sending nothing.
   Result execute();
 
 private:
@@ -134,7 +134,7 @@ class MYSQLX_EXPORT TableRemove : public detail::statement_base,
 public:
   /// The same as `tbl.remove().where(condition)`.
   TableRemove(const Table& tbl, const std::string& condition);
-  /// Which rows to delete (required: "true" for all).
+  /// Which rows to delete; without it, every row (limit() and orderBy() still apply).
   TableRemove& where(const std::string& condition);
   /// "column [ASC|DESC]", ...: which rows limit() keeps to.
   template <typename... S> TableRemove& orderBy(const S&... specs) {
@@ -145,8 +145,7 @@ public:
   /// Value of the placeholder `:name`; the last bind() of a name wins.
   TableRemove& bind(const std::string& name, const Value& value);
   using bind_map::bind;
-  /// Deletes: one round trip (two on the execution that prepares it). No where()
-  /// throws a ClientError, sending nothing.
+  /// Deletes: one round trip (two on the execution that prepares it).
   Result execute();
 
 private:
