@@ -122,11 +122,14 @@ void Row::print(std::ostream& out) const {
 // from allocating gigabytes.
 constexpr col_count_t max_row_columns = 65536;
 
-Value& Row::set(col_count_t pos, const Value& value) {
+Value& Row::operator[](col_count_t pos) {
   if (pos >= max_row_columns) bad_position(pos, max_row_columns);
   if (pos >= m_values.size()) m_values.resize(std::size_t{pos} + 1);
-  m_values[pos] = value;
   return m_values[pos];
+}
+
+Value& Row::set(col_count_t pos, const Value& value) {
+  return (*this)[pos] = value;
 }
 
 MYSQLX_NAMESPACE_END

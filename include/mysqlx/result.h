@@ -166,8 +166,9 @@ public:
   Value& get(col_count_t pos);
   /// get(pos): throws when `pos` is out of range.
   const Value& operator[](col_count_t pos) const { return get(pos); }
-  /// get(pos): throws when `pos` is out of range; it does not grow the row.
-  Value& operator[](col_count_t pos) { return get(pos); }
+  /// The value at `pos`, to change, growing the row with nulls up to it as
+  /// Connector/C++ 8 does (`Row r; r[0] = 1; r[1] = "a";`); throws as set().
+  Value& operator[](col_count_t pos);
   /// Raw bytes of a RAW or STRING value (Value::getRawBytes()); valid while
   /// the Row lives. Throws for other values and when `pos` is out of range.
   bytes getBytes(col_count_t pos) const;

@@ -32,7 +32,8 @@ TEST(Row, ValuesAndAccess) {
   EXPECT_EQ(r.getBytes(5).size(), 4u);
   Row copy(r); // the copy constructor, not the value constructor
   EXPECT_EQ(copy.colCount(), 6u);
-  EXPECT_THROW((void)r[6], Error);
+  EXPECT_THROW((void)r.get(6), Error);
+  EXPECT_THROW((void)static_cast<const Row&>(r)[6], Error);
   EXPECT_THROW(r.set(1u << 20, 1), Error);
   r.clear();
   EXPECT_TRUE(r.isNull());
@@ -51,6 +52,17 @@ TEST(Row, ComparesWithNullAndPrints) {
   std::ostringstream out;
   out << r << ' ' << null_row;
   EXPECT_EQ(out.str(), "[1, two, null] []");
+}
+
+// As Connector/C++ 8 code fills a row to insert: operator[] grows it.
+TEST(Row, IndexingGrowsTheRow) {
+  Row r;
+  r[0] = 1;
+  r[2] = "three";
+  EXPECT_EQ(r.colCount(), 3u);
+  EXPECT_TRUE(r[1].isNull());
+  EXPECT_EQ(r[2].get<std::string>(), "three");
+  EXPECT_THROW(r[1u << 20] = 1, Error); // bounded, as set()
 }
 
 TEST(Row, OutOfRangeMessage) {
