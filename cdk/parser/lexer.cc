@@ -127,6 +127,9 @@ token lexer::next() noexcept {
     return token{k, kw::none, start, len, false};
   };
 
+  // X'65': MySQL's hexadecimal literal, the same number as 0x65 (as
+  // Connector/C++ reads it), not a word X followed by a string.
+  if ((c == 'x' || c == 'X') && peek(1) == '\'') return scan_hex_quoted(start);
   if (is_word_start(c)) return scan_word(start);
   if (is_digit(c) || (c == '.' && is_digit(peek(1)))) return scan_number(start);
   switch (c) {
@@ -243,6 +246,16 @@ token lexer::scan_number(std::uint32_t start) noexcept {
   }
   m_pos = p;
   return token{kind, kw::none, start, p - start, false};
+}
+
+token lexer::scan_hex_quoted(std::uint32_t start) noexcept {
+  const std::size_t n = m_in.size();
+  std::uint32_t p = start + 2;
+  while (p < n && is_hex_digit(m_in[p])) ++p;
+  if (p == start + 2) return fail(start, "expected hexadecimal digits in X'...'");
+  if (p >= n || m_in[p] != '\'') return fail(start, "expected ' after the hexadecimal digits");
+  m_pos = p + 1;
+  return token{tok::hex, kw::none, start, m_pos - start, false};
 }
 
 token lexer::scan_quoted(std::uint32_t start, tok kind) noexcept {

@@ -27,7 +27,7 @@ enum class tok : std::uint8_t {
   qword,   // `back-ticked` identifier
   string,  // 'single' or "double" quoted
   integer, // decimal digits
-  hex,     // 0x1F
+  hex,     // 0x1F, or X'1F'
   number,  // 1.5, .5, 1e3
   lparen,
   rparen,
@@ -130,6 +130,7 @@ public:
 private:
   token scan_word(std::uint32_t start) noexcept;
   token scan_number(std::uint32_t start) noexcept;
+  token scan_hex_quoted(std::uint32_t start) noexcept;
   token scan_quoted(std::uint32_t start, tok kind) noexcept;
   token fail(std::size_t pos, const char* what) noexcept;
 

@@ -60,6 +60,8 @@ const error_case k_errors[] = {
     {"1e-400", "number out of range", 0},
     {"0x", "expected hexadecimal digits after '0x'", 0},
     {"0xg", "expected hexadecimal digits after '0x'", 0},
+    {"a + X''", "expected hexadecimal digits in X'...'", 4},
+    {"X'6g'", "expected ' after the hexadecimal digits", 0},
     {"123abc", "unexpected 'abc'", 3},
     {"a[", "expected an array index or '*' after '['", 2},
     {"a[x]", "expected an array index or '*' after '['", 2},

@@ -33,6 +33,8 @@ TEST(ExprLexer, SplitsOperators) {
   EXPECT_EQ(kinds("&&&|||**.*"), (std::vector<std::string>{"&&", "&", "||", "|", "**", ".", "*"}));
   EXPECT_EQ(kinds("a.5 1.e3 1e+ 0x1fg"),
             (std::vector<std::string>{"a", ".5", "1.e3", "1", "e", "+", "0x1f", "g"}));
+  EXPECT_EQ(kinds("X'65' x'1f' Xa x 'b'"),
+            (std::vector<std::string>{"X'65'", "x'1f'", "Xa", "x", "'b'"}));
   EXPECT_EQ(kinds(" 'a''b' \"c\\\"\" `d``e` "),
             (std::vector<std::string>{"'a''b'", "\"c\\\"\"", "`d``e`"}));
 }

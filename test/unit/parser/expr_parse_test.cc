@@ -38,6 +38,8 @@ const parse_case k_cases[] = {
     {"+7", "(uint 7)"},
     {"-9223372036854775808", "(sint -9223372036854775808)"},
     {"0x1F", "(uint 31)"},
+    {"X'1F'", "(uint 31)"}, // MySQL's hexadecimal literal, as Connector/C++ reads it
+    {"x'65' + 1", "(+ (uint 101) (uint 1))"},
     {"0XfF", "(uint 255)"},
     {"-0x10", "(sint -16)"},
     {"1.5", "(double 1.5)"},
