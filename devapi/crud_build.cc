@@ -90,6 +90,11 @@ void set_args(const statement_impl& st, const cdk::placeholder_map& ph, M& msg) 
       msg_text.append(name).append(" has no value: call bind(\"").append(name).append("\", ...)");
       usage(msg_text);
     }
+    // A placeholder stands for a scalar (the X Protocol's args are
+    // Scalars); Connector/C++ 8 refuses documents and arrays here too.
+    if (bound->getType() == Value::DOCUMENT || bound->getType() == Value::ARRAY) {
+      usage("bind(\"" + name + "\"): a placeholder takes a scalar, not a document or an array");
+    }
     cdk::protocol::to_scalar_message(to_protocol(*bound), *msg.add_args());
   }
   for (const auto& [n, v] : st.binds)

@@ -355,10 +355,28 @@ bool SqlResult::nextResult() {
   if (impl.failure) detail::throw_error(*impl.failure); // it came after the last set
   return false;
 }
+namespace {
+// Counts describe a statement that changed rows; while a result set is
+// current there is nothing they could count yet (Connector/C++ 8 throws too).
+void no_current_set(const SqlResult& r, const char* what) {
+  if (r.hasData()) {
+    detail::throw_error(cdk::error::client(
+        cdk::client_errc::usage, std::string(what) +
+                                     ": the statement returned rows; call nextResult() until it "
+                                     "returns false first"));
+  }
+}
+} // namespace
+
 std::uint64_t SqlResult::getAutoIncrementValue() const {
+  no_current_set(*this, "getAutoIncrementValue()");
   auto& impl = access::impl(*this);
   impl.finish();
   return impl.auto_increment;
+}
+std::uint64_t SqlResult::getAffectedItemsCount() const {
+  no_current_set(*this, "getAffectedItemsCount()");
+  return result_base::getAffectedItemsCount();
 }
 
 DocResult::DocResult() noexcept = default;

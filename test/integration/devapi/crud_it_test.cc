@@ -145,6 +145,14 @@ TEST_P(CrudTest, LockSharedAndExclusiveInsideATransaction) {
 // Connector/C++ 8 code builds statements from their collection, and uses a
 // statement or a collection after moving from it: both must work as the
 // statement built by coll.find() and friends does.
+// A placeholder stands for a scalar: a document or an array is refused
+// before anything is sent, as Connector/C++ 8 refuses it.
+TEST_P(CrudTest, BindingADocumentOrAnArrayIsRefused) {
+  EXPECT_THROW(m_coll->find("name = :n").bind("n", DbDoc(R"({"a": 1})")).execute(), Error);
+  EXPECT_THROW(m_coll->remove("name = :n").bind("n", Value{1, 2}).execute(), Error);
+  EXPECT_EQ(m_coll->find().execute().count(), 3u);
+}
+
 TEST_P(CrudTest, StatementsBuiltFromTheCollection) {
   CollectionFind all(*m_coll);
   EXPECT_EQ(all.execute().count(), 3u);

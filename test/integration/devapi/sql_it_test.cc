@@ -48,6 +48,18 @@ TEST(SqlTest, BoundValuesGoWithOneExecution) {
   EXPECT_EQ(st.bind(10).execute().fetchOne()[0].get<int>(), 11);
 }
 
+// As in Connector/C++ 8: the counts of a statement that returned rows are
+// there once its result sets are behind.
+TEST(SqlTest, CountsThrowWhileAResultSetIsCurrent) {
+  Session s = open80();
+  SqlResult r = s.sql("SELECT 1 UNION SELECT 2").execute();
+  EXPECT_THROW(r.getAffectedItemsCount(), Error);
+  EXPECT_THROW(r.getAutoIncrementValue(), Error);
+  EXPECT_FALSE(r.nextResult());
+  EXPECT_EQ(r.getAffectedItemsCount(), 0u);
+  EXPECT_EQ(r.getAutoIncrementValue(), 0u);
+}
+
 TEST(SqlTest, AffectedItemsAutoIncrementAndWarnings) {
   Session s = open80();
   s.sql("CREATE DATABASE IF NOT EXISTS dv_sql").execute();
