@@ -137,8 +137,8 @@ struct borrowed_session {
 
 struct object_ref {
   std::shared_ptr<session_impl> sess;
-  std::string schema; // empty for a Schema
-  mysqlx::string name; // getName() returns it
+  std::string schema;                         // empty for a Schema
+  mysqlx::string name;                        // getName() returns it
   std::shared_ptr<borrowed_session> borrowed; // made by the first getSession()
 };
 

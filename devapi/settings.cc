@@ -101,8 +101,8 @@ SessionSettings::SessionSettings(unsigned port, const std::string& user, const s
 
 const char* SessionSettings::null_password(long pwd) {
   if (pwd != 0) {
-    detail::throw_error(cdk::error::client(
-        cdk::client_errc::bad_option, "The password must be a string, or NULL for none"));
+    detail::throw_error(cdk::error::client(cdk::client_errc::bad_option,
+                                           "The password must be a string, or NULL for none"));
   }
   return nullptr;
 }

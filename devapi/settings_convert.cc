@@ -75,8 +75,7 @@ std::string enum_name(int opt, std::int64_t n) {
 }
 
 bool is_enum_option(int opt) {
-  return opt == SO::SSL_MODE || opt == SO::AUTH || opt == SO::COMPRESSION ||
-         opt == SO::DOCID_MODE;
+  return opt == SO::SSL_MODE || opt == SO::AUTH || opt == SO::COMPRESSION || opt == SO::DOCID_MODE;
 }
 
 std::string scalar_text(const Value& v) {

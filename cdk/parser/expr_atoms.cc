@@ -111,9 +111,10 @@ int parser::parse_number(node_id& out, bool negative) {
   std::uint64_t v = 0;
   const bool hex = m_tok.kind == tok::hex;
   // 0x1F or X'1F': the digits after the first two characters.
-  const std::string_view digits = !hex ? t : t.back() == '\'' ? t.substr(2, t.size() - 3) : t.substr(2);
-  if (!to_uint64(digits, hex ? 16 : 10, v))
-    return fail(m_tok.pos, "integer out of range");
+  const std::string_view digits = !hex               ? t
+                                  : t.back() == '\'' ? t.substr(2, t.size() - 3)
+                                                     : t.substr(2);
+  if (!to_uint64(digits, hex ? 16 : 10, v)) return fail(m_tok.pos, "integer out of range");
   constexpr std::uint64_t min_magnitude = std::uint64_t{1} << 63; // -INT64_MIN
   if (negative && v != 0) {
     if (v > min_magnitude) return fail(m_tok.pos, "integer out of range");

@@ -205,8 +205,8 @@ inline constexpr bool is_text_v = std::is_convertible_v<const T&, std::string>;
 /// What may come before a password written as NULL: a host name, or a port
 /// number (integers, not bool; option enums are neither).
 template <typename T>
-inline constexpr bool is_host_or_port_v =
-    is_text_v<T> || (std::is_integral_v<T> && !std::is_same_v<T, bool>);
+inline constexpr bool is_host_or_port_v = is_text_v<T> ||
+                                          (std::is_integral_v<T> && !std::is_same_v<T, bool>);
 
 /// Iterates over the options of a SessionSettings (Opt: SessionOption) or a
 /// ClientSettings (Opt: ClientOption) in the order they were set, as
@@ -227,8 +227,8 @@ public:
     const auto& entry = (*m_list)[m_pos];
     if constexpr (std::is_same_v<Opt, ClientOption>) {
       if (entry.first < 0) {
-        m_current = value_type(ClientOption(static_cast<ClientOption::Enum>(entry.first)),
-                               entry.second);
+        m_current =
+            value_type(ClientOption(static_cast<ClientOption::Enum>(entry.first)), entry.second);
         return m_current;
       }
     }

@@ -34,8 +34,9 @@ struct has_iterator_traits<T, std::void_t<typename std::iterator_traits<T>::iter
     : std::true_type {};
 template <typename T, typename = void> struct is_hand_iterator : std::false_type {};
 template <typename T>
-struct is_hand_iterator<T, std::void_t<decltype(*std::declval<T&>()), decltype(++std::declval<T&>()),
-                                       decltype(std::declval<T&>() != std::declval<T&>())>>
+struct is_hand_iterator<T,
+                        std::void_t<decltype(*std::declval<T&>()), decltype(++std::declval<T&>()),
+                                    decltype(std::declval<T&>() != std::declval<T&>())>>
     : std::true_type {};
 template <typename T>
 struct is_iterator_like

@@ -83,7 +83,9 @@ TEST_P(CrudTest, ModifySetUnsetArrayAppendAndPatch) {
   EXPECT_FALSE(b.hasField("price"));
   EXPECT_EQ(b["stock"].get<int>(), 7);
   // A patch whose values are expressions, as Connector/C++ 8 code writes them.
-  m_coll->modify("_id = 'b'").patch(R"({"stock": stock * 2, "label": concat(name, '!')})").execute();
+  m_coll->modify("_id = 'b'")
+      .patch(R"({"stock": stock * 2, "label": concat(name, '!')})")
+      .execute();
   b = m_coll->getOne("b");
   EXPECT_EQ(b["stock"].get<int>(), 14);
   EXPECT_EQ(b["label"].get<std::string>(), "ink!");

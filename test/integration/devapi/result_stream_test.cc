@@ -123,7 +123,7 @@ TEST_P(StreamTest, CountsAndWarningsReadToTheEndAndKeepTheRows) {
   EXPECT_GE(r.getWarningsCount(), 1u);
   EXPECT_EQ(r.getWarning(0).getCode(), 1292u);
   EXPECT_TRUE(stream_stats_of(r).complete);
-  EXPECT_EQ(stream_stats_of(r).buffered, 49u); // read to the end, none dropped
+  EXPECT_EQ(stream_stats_of(r).buffered, 49u);    // read to the end, none dropped
   EXPECT_THROW(r.getAffectedItemsCount(), Error); // a set is current, as in Connector/C++ 8
   EXPECT_EQ(r.count(), 49u);
   int expected = 2;
