@@ -319,7 +319,7 @@ constexpr mysql_collation mysql_collations[] = {
     {323, "utf8mb4_mn_cyrl_0900_as_cs"},
 };
 
-constexpr const char* name_of(unsigned id) {
+constexpr const char* name_of(unsigned id) noexcept {
   for (const auto& c : mysql_collations)
     if (c.id == id) return c.name;
   return nullptr;

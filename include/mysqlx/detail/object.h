@@ -34,8 +34,10 @@ public:
 protected:
   explicit object_base(std::unique_ptr<object_ref> ref) noexcept;
   object_base(const object_base& other);
+  // NOLINTNEXTLINE(performance-noexcept-move-constructor): a move copies
   object_base(object_base&& other);
   object_base& operator=(const object_base& other);
+  // NOLINTNEXTLINE(performance-noexcept-move-constructor): a move copies
   object_base& operator=(object_base&& other);
   ~object_base();
 

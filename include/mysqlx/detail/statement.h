@@ -19,8 +19,10 @@ class MYSQLX_EXPORT statement_base {
 protected:
   explicit statement_base(std::unique_ptr<statement_impl> impl) noexcept;
   statement_base(const statement_base& other);
+  // NOLINTNEXTLINE(performance-noexcept-move-constructor): a move copies
   statement_base(statement_base&& other);
   statement_base& operator=(const statement_base& other);
+  // NOLINTNEXTLINE(performance-noexcept-move-constructor): a move copies
   statement_base& operator=(statement_base&& other);
   ~statement_base();
 
