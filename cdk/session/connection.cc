@@ -93,9 +93,10 @@ result<std::unique_ptr<connection>> connection::open(const connect_options& opts
     }
     if (hosts.size() > 1) why += "; " + describe(h) + ": " + last->message;
   }
+  // The first words are Connector/C++ 8's, which programs look for.
   if (hosts.size() > 1)
-    last->message = "could not connect to any of " + std::to_string(hosts.size()) +
-                    " hosts, tried in priority order" + why;
+    last->message = "Could not connect to any of the given data sources: all " +
+                    std::to_string(hosts.size()) + " hosts failed, tried in priority order" + why;
   return *last;
 }
 
