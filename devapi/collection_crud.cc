@@ -159,7 +159,8 @@ DocResult CollectionFind::execute() {
 }
 
 // CollectionModify
-CollectionModify& CollectionModify::set(const Field& field, const Value& value) {
+CollectionModify& CollectionModify::set(const string& field, const Value& value) {
+  detail::check_field_name(field, "set()");
   m_impl->changed();
   add_op(*m_impl, Op::ITEM_SET, field, value);
   return *this;
@@ -169,17 +170,20 @@ CollectionModify& CollectionModify::unset_fields(std::vector<std::string>&& fiel
   for (auto& f : fields) add_op(*m_impl, Op::ITEM_REMOVE, std::move(f));
   return *this;
 }
-CollectionModify& CollectionModify::arrayInsert(const Field& field, const Value& value) {
+CollectionModify& CollectionModify::arrayInsert(const string& field, const Value& value) {
+  detail::check_field_name(field, "arrayInsert()");
   m_impl->changed();
   add_op(*m_impl, Op::ARRAY_INSERT, field, value);
   return *this;
 }
-CollectionModify& CollectionModify::arrayAppend(const Field& field, const Value& value) {
+CollectionModify& CollectionModify::arrayAppend(const string& field, const Value& value) {
+  detail::check_field_name(field, "arrayAppend()");
   m_impl->changed();
   add_op(*m_impl, Op::ARRAY_APPEND, field, value);
   return *this;
 }
-CollectionModify& CollectionModify::arrayDelete(const Field& field) {
+CollectionModify& CollectionModify::arrayDelete(const string& field) {
+  detail::check_field_name(field, "arrayDelete()");
   m_impl->changed();
   add_op(*m_impl, Op::ITEM_REMOVE, field);
   return *this;

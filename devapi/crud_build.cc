@@ -145,6 +145,10 @@ Value patch_value(const std::string& text) {
 }
 } // namespace
 
+void check_field_name(const std::string& name, const char* what) {
+  if (name.empty()) usage(std::string(what) + ": the field or column name is empty");
+}
+
 void build_update(const statement_impl& st, pb::Crud::Update& msg) {
   cdk::placeholder_map ph;
   const char* what = st.table ? "update()" : "modify()";

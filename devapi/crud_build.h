@@ -24,6 +24,9 @@ void build_delete(const statement_impl& st, Mysqlx::Crud::Delete& msg);
 const Mysqlx::Crud::Find& rebuild_find(statement_impl& st);
 const Mysqlx::Crud::Update& rebuild_update(statement_impl& st);
 const Mysqlx::Crud::Delete& rebuild_delete(statement_impl& st);
+/// Throws a ClientError naming `what` when a field or column name is empty
+/// (a null `const char*` arrives as one).
+void check_field_name(const std::string& name, const char* what);
 /// TableInsert: columns and rows of values (an expr() is parsed).
 void build_table_insert(const statement_impl& st, Mysqlx::Crud::Insert& msg);
 

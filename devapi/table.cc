@@ -148,7 +148,8 @@ RowResult TableSelect::execute() {
   return access::make_result<RowResult>(detail::run_statement(*m_impl, msg));
 }
 
-TableUpdate& TableUpdate::set(const std::string& column, const Value& value) {
+TableUpdate& TableUpdate::set(const string& column, const Value& value) {
+  detail::check_field_name(column, "set()");
   m_impl->changed();
   m_impl->ops.push_back({Mysqlx::Crud::UpdateOperation::SET, column, value});
   return *this;

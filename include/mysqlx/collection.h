@@ -99,18 +99,19 @@ class MYSQLX_EXPORT CollectionModify : public detail::statement_base,
 public:
   /// The same as `coll.modify(condition)`.
   CollectionModify(const Collection& coll, const std::string& condition);
-  /// A value, a DbDoc, or an expression (`expr("n + 1")`).
-  CollectionModify& set(const Field& field, const Value& value);
+  /// A value, a DbDoc, or an expression (`expr("n + 1")`). An empty (or
+  /// null) field name throws a ClientError.
+  CollectionModify& set(const string& field, const Value& value);
   /// Removes these fields.
   template <typename... F> CollectionModify& unset(const F&... fields) {
     return unset_fields(detail::collect<std::string>(fields...));
   }
   /// Inserts `value` into an array at the position `field` names, e.g. `tags[0]`.
-  CollectionModify& arrayInsert(const Field& field, const Value& value);
+  CollectionModify& arrayInsert(const string& field, const Value& value);
   /// Appends `value` to the array `field`.
-  CollectionModify& arrayAppend(const Field& field, const Value& value);
+  CollectionModify& arrayAppend(const string& field, const Value& value);
   /// Removes the element `field` names, e.g. `tags[1]` (the same operation as unset()).
-  CollectionModify& arrayDelete(const Field& field);
+  CollectionModify& arrayDelete(const string& field);
   /// A JSON merge patch (RFC 7396): `null` removes a field.
   CollectionModify& patch(const std::string& json_patch);
   /// "field [ASC|DESC]", ...: which documents limit() keeps to.

@@ -103,8 +103,9 @@ class MYSQLX_EXPORT TableUpdate : public detail::statement_base,
 public:
   /// The same as `tbl.update().where(condition)`.
   TableUpdate(const Table& tbl, const std::string& condition);
-  /// A value or an expression (`expr("price * 2")`).
-  TableUpdate& set(const std::string& column, const Value& value);
+  /// A value or an expression (`expr("price * 2")`). An empty (or null)
+  /// column name throws a ClientError.
+  TableUpdate& set(const string& column, const Value& value);
   /// Which rows to change; without it, every row (limit() and orderBy() still apply).
   TableUpdate& where(const std::string& condition);
   /// "column [ASC|DESC]", ...: which rows limit() keeps to.

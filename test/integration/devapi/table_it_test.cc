@@ -81,5 +81,15 @@ TEST_P(TableTest, StatementsBuiltFromTheTable) {
   EXPECT_EQ(m_table->count(), 1u);
 }
 
+// A null column or field name is a ClientError (mysqlx::Error), never the
+// std::logic_error a std::string built from a null pointer throws.
+TEST_P(TableTest, NullOrEmptyColumnNamesAreClientErrors) {
+  EXPECT_THROW(m_table->update().set(static_cast<char*>(nullptr), expr("")), Error);
+  EXPECT_THROW(m_table->update().set("", 1), Error);
+  Collection c = m_sess->getSchema(m_table->getSchema().getName()).createCollection("c", true);
+  EXPECT_THROW(c.modify("true").set(static_cast<const char*>(nullptr), 1), Error);
+  EXPECT_THROW(c.modify("true").arrayAppend("", 1), Error);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, TableTest, ::testing::ValuesIn(table_configs),
                          [](const auto& info) { return std::string(info.param.name); });
