@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,8 +52,12 @@ std::string_view uri_name(int opt) {
 
 // The name of an enum option's value kept as its number (option_value()),
 // or an empty string for a number that is none of the enum's.
-std::string enum_name(int opt, std::int64_t n) {
-  if (n < 0 || n > 16) return {};
+std::string enum_name(int opt, const Value& v) {
+  // The enums are scoped with int values: any int casts safely, and
+  // optionValueName() says "unknown" for one that names no value.
+  if (v.getType() == Value::UINT64 && v.get<std::uint64_t>() > INT_MAX) return {};
+  const std::int64_t n = v.get<std::int64_t>();
+  if (n < INT_MIN || n > INT_MAX) return {};
   const auto is = [&](auto e) { return std::string(optionValueName(e)); };
   std::string name;
   switch (opt) {
@@ -130,7 +135,7 @@ cdk::status to_uri_option(int opt, const Value& v, cdk::uri_option& out) {
     }
   }
   if (is_enum_option(opt) && v.getType() != Value::STRING) {
-    const std::string name = enum_name(opt, v.get<std::int64_t>());
+    const std::string name = enum_name(opt, v);
     if (name.empty()) {
       return bad_option(option_label(opt) + ": " + scalar_text(v) + " is not one of its values");
     }

@@ -109,6 +109,8 @@ std::string ClientOptionName(ClientOption opt) {
   case ClientOption::POOL_MAX_IDLE_TIME:
     return "POOL_MAX_IDLE_TIME";
   default: // a session option, as ClientSettings holds them too
+    // (a negative number is no session option, and no value of the Enum)
+    if (static_cast<int>(opt) < 0 || static_cast<int>(opt) >= SessionOption::LAST) return "";
     return SessionOptionName(static_cast<SessionOption::Enum>(static_cast<int>(opt)));
   }
 }

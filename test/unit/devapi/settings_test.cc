@@ -320,6 +320,8 @@ TEST(ClientSettings, IterationGivesPoolAndSessionOptions) {
 TEST(SessionSettings, EnumOptionNumbersMustBeValues) {
   expect_option_error([] { connect_options_of(SessionSettings(SessionOption::SSL_MODE, 9)); },
                       "SessionOption::SSL_MODE: 9 is not one of its values");
+  expect_option_error([] { connect_options_of(SessionSettings(SessionOption::AUTH, UINT64_MAX)); },
+                      "SessionOption::AUTH: 18446744073709551615 is not one of its values");
   auto o = connect_options_of(SessionSettings(SessionOption::COMPRESSION, 1));
   EXPECT_EQ(o.compression, cdk::compression_mode::disabled);
 }
