@@ -348,6 +348,10 @@ stmt_result session::drop_collection_index(const admin_args& args) {
   if (auto e = args.string("schema", schema)) return e;
   if (auto e = args.string("collection", collection)) return e;
   if (auto e = args.string("name", name)) return e;
+  // Admin_command_index::drop refuses empty names before any SQL runs.
+  if (schema.empty()) return make_error(errc::x_bad_schema, "Invalid schema");
+  if (collection.empty()) return make_error(errc::x_bad_table, "Invalid collection name");
+  if (name.empty()) return make_error(errc::x_missing_argument, "Invalid index name");
   x_error err;
   if (!m_db->exec("ALTER TABLE " + table_of(schema, collection) + " DROP INDEX " +
                       quote_identifier(name),

@@ -244,6 +244,9 @@ TEST(AdminIndex, DefinitionsMySqlRefuses) {
   EXPECT_EQ(msg(r), "Unique fulltext index is not supported");
   r = create("INDEX", false, field("INT"), "");
   EXPECT_EQ(msg(r), "Argument value '' for index name is invalid");
+  r = t.drop_index(""); // Admin_command_index::drop, before any SQL
+  EXPECT_EQ(code_of(r), 5013u);
+  EXPECT_EQ(msg(r), "Invalid index name");
   EXPECT_EQ(code_of(create("FULLTEXT", false, field("INT"))), 1283u);
   EXPECT_EQ(code_of(create("SPATIAL", false, field("INT"))), 1687u);
   EXPECT_EQ(code_of(create("INDEX", false, field("TEXT"))), 1170u); // no key length
