@@ -4,6 +4,8 @@
 #include "cdk/protocol/msg_types.h"
 #include "cdk/protocol/wire_reader.h"
 
+#include <algorithm>
+
 namespace xserver {
 
 namespace {
@@ -60,7 +62,76 @@ bool compressible_notice(std::string_view body) {
   return param != client_id_assigned && param != account_expired;
 }
 
+// Mysqlx.Connection.Compression fields.
+constexpr std::uint32_t compression_uncompressed_size = 1, compression_payload = 4;
+
+// The length of a Compression message's payload field (0 if none).
+std::size_t payload_size(std::string_view body) {
+  wire::reader r(body);
+  std::uint32_t field = 0;
+  wire::wire_type wt{};
+  while (!r.done() && r.tag(field, wt)) {
+    std::string_view payload;
+    if (field == compression_payload && wt == wire::wire_type::bytes)
+      return r.bytes(payload) ? payload.size() : 0;
+    if (!r.skip(wt)) break;
+  }
+  return 0;
+}
+
 } // namespace
+
+void compressed_input_meter::feed(std::string_view bytes) {
+  constexpr std::size_t header = cdk::protocol::frame_header_size;
+  while (!bytes.empty()) {
+    if (m_header.size() < header) {
+      const std::size_t n = std::min(header - m_header.size(), bytes.size());
+      m_header.append(bytes.substr(0, n));
+      bytes.remove_prefix(n);
+      if (m_header.size() < header) return;
+      std::uint32_t len = 0; // little-endian, the type byte included
+      for (int i = 3; i >= 0; --i)
+        len = (len << 8) | static_cast<unsigned char>(m_header[static_cast<std::size_t>(i)]);
+      m_remaining = len > 0 ? len - 1 : 0;
+      m_keep = static_cast<std::uint8_t>(m_header[4]) == m_compression_type;
+      m_body.clear();
+      if (m_remaining == 0) frame_done();
+      continue;
+    }
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(m_remaining, bytes.size()));
+    if (m_keep) m_body.append(bytes.substr(0, n));
+    bytes.remove_prefix(n);
+    m_remaining -= n;
+    if (m_remaining == 0) frame_done();
+  }
+}
+
+void compressed_input_meter::frame_done() {
+  if (m_keep) {
+    wire::reader r(m_body);
+    std::uint32_t field = 0;
+    wire::wire_type wt{};
+    while (!r.done() && r.tag(field, wt)) {
+      bool ok = true;
+      std::string_view payload;
+      std::uint64_t size = 0;
+      if (field == compression_uncompressed_size && wt == wire::wire_type::varint) {
+        ok = r.varint(size);
+        if (ok) m_received.uncompressed += size;
+      } else if (field == compression_payload && wt == wire::wire_type::bytes) {
+        ok = r.bytes(payload);
+        if (ok) m_received.compressed += payload.size();
+      } else {
+        ok = r.skip(wt);
+      }
+      if (!ok) break;
+    }
+  }
+  m_header.clear();
+  m_body.clear();
+  m_keep = false;
+}
 
 compression_style style_of(bool combine_mixed, int max_messages) {
   if (max_messages == 1) return compression_style::single;
@@ -131,8 +202,12 @@ void compressed_writer::close_block(std::string& out) {
   std::optional<std::uint8_t> server_messages;
   if (m_style != compression_style::group) server_messages = m_block_type;
   // Blocks hold whole frames of at most the maximum message size: < 4 GiB.
+  const std::size_t start = out.size();
   (void)cdk::protocol::append_compression_frame(out, type_byte(server_msg::compression), *m_c,
                                                 m_block, server_messages);
+  m_sent.uncompressed += m_block.size();
+  m_sent.compressed +=
+      payload_size(std::string_view(out).substr(start + cdk::protocol::frame_header_size));
   m_block.clear();
   m_block_count = 0;
 }

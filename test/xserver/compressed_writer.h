@@ -15,6 +15,7 @@
 
 #include "cdk/foundation/error.h"
 #include "cdk/protocol/compression.h"
+#include "test/xserver/xvars.h"
 
 #include <cstdint>
 #include <optional>
@@ -38,6 +39,8 @@ public:
 
   // Rewrites `frames` (whole server frames) as they go on the wire.
   cdk::status wrap(std::string& frames);
+  // What the Compression messages sent so far held.
+  const compression_bytes& sent() const { return m_sent; }
 
 private:
   void add(std::string_view frame, std::uint8_t type, std::string& out);
@@ -50,6 +53,29 @@ private:
   std::uint8_t m_block_type = 0; // the type of its frames (multiple, single)
   int m_block_count = 0;
   std::string m_scratch; // the compressed payload, reused
+  compression_bytes m_sent;
+};
+
+// Follows the frames a client sends, as they arrive, and counts what its
+// Compression messages carry: the payload's length and the declared
+// uncompressed_size (the frames inside; the official connectors always send
+// it; without it nothing is counted for those frames). The frames themselves
+// are read and inflated by cdk::protocol::frame_reader; this only measures.
+class compressed_input_meter {
+public:
+  explicit compressed_input_meter(std::uint8_t compression_type)
+      : m_compression_type(compression_type) {}
+  void feed(std::string_view bytes);
+  const compression_bytes& received() const { return m_received; }
+
+private:
+  void frame_done();
+  std::uint8_t m_compression_type;
+  std::string m_header;          // the 5 bytes of length and type, as they come
+  std::uint64_t m_remaining = 0; // body bytes of the current frame still to come
+  bool m_keep = false;           // a Compression message: its body is kept
+  std::string m_body;
+  compression_bytes m_received;
 };
 
 // Is this server frame one the X Plugin compresses?

@@ -22,7 +22,8 @@ std::string host_of(const std::string& peer) {
 session::session(server_state& state, std::unique_ptr<cdk::socket_stream> io)
     : m_state(state), m_io(std::move(io)), m_peer_host(host_of(m_io->peer())),
       m_reader(max_message_size(), type_byte(client_msg::compression)),
-      m_expect(state.config().emulate_57), m_vars(state.xvars()) {
+      m_input_meter(type_byte(client_msg::compression)), m_expect(state.config().emulate_57),
+      m_vars(state.xvars()) {
   if (!emulate_57()) { // 5.7's X Plugin has no such timeouts
     m_wait_timeout = static_cast<std::uint32_t>(value_of(m_vars, xvar_id::wait_timeout));
     m_read_timeout = static_cast<std::uint32_t>(value_of(m_vars, xvar_id::read_timeout));

@@ -223,6 +223,7 @@ private:
   std::string m_peer_host;              // "localhost" for loopback clients, else the address
   cdk::protocol::frame_reader m_reader; // expands Compression messages once negotiated
   compressed_writer m_compressor;
+  compressed_input_meter m_input_meter; // counts the client's Compression messages
   std::optional<compression_request> m_compression_request; // accepted, not started yet
   std::string m_compression;   // the algorithm in use (lower case); empty: none
   int m_compression_level = 0; // its level, once compression is on

@@ -74,6 +74,7 @@ close_reason session::run() {
     // messages before it.
     m_reader.set_max_size(max_message_size());
     (void)m_reader.feed({buf, n.value()});
+    m_input_meter.feed({buf, n.value()});
   }
   flush();
   return m_close_reason;

@@ -464,6 +464,15 @@ std::vector<name_value> xstatus_rows(bool emulate_57, const session_status& s) {
     rows.emplace_back("Mysqlx_compression_algorithm", algorithm);
     rows.emplace_back("Mysqlx_compression_level",
                       s.compression.empty() ? "" : std::to_string(s.compression_level));
+    // Common_status_variables (status_variables.cc), counted by
+    // Protocol_flusher_compression::end_compression and
+    // Compressed_message_decoder.
+    rows.emplace_back("Mysqlx_bytes_received_compressed_payload",
+                      std::to_string(s.received.compressed));
+    rows.emplace_back("Mysqlx_bytes_received_uncompressed_frame",
+                      std::to_string(s.received.uncompressed));
+    rows.emplace_back("Mysqlx_bytes_sent_compressed_payload", std::to_string(s.sent.compressed));
+    rows.emplace_back("Mysqlx_bytes_sent_uncompressed_frame", std::to_string(s.sent.uncompressed));
   }
   rows.emplace_back("Mysqlx_ssl_active", s.tls ? "ON" : "OFF");
   rows.emplace_back("Mysqlx_ssl_cipher", s.tls ? s.tls_cipher : "");

@@ -159,6 +159,20 @@ struct connection_counters {
   std::uint64_t accepted = 0, closed = 0, rejected = 0;
 };
 
+// Bytes of Compression messages in one direction, as the X Plugin's status
+// variables Mysqlx_bytes_{sent,received}_{compressed_payload,uncompressed_frame}
+// count them: the payload field as it travels, and the whole frames it holds.
+struct compression_bytes {
+  std::uint64_t compressed = 0;   // the payload (Protocol_monitor::on_*_compressed)
+  std::uint64_t uncompressed = 0; // the frames inside (on_send_before_compression,
+                                  // on_receive_after_decompression)
+  compression_bytes& operator+=(const compression_bytes& o) {
+    compressed += o.compressed;
+    uncompressed += o.uncompressed;
+    return *this;
+  }
+};
+
 // What the session's status variables show.
 struct session_status {
   std::string compression; // the algorithm, lower case; empty: none
@@ -166,6 +180,7 @@ struct session_status {
   bool tls = false;
   std::string tls_version, tls_cipher;
   connection_counters counters;
+  compression_bytes sent, received; // the session's Compression messages
 };
 std::vector<name_value> xstatus_rows(bool emulate_57, const session_status& s);
 

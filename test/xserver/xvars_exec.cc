@@ -149,13 +149,16 @@ stmt_result session::set_xvar(const set_xvar_stmt& st) {
 
 stmt_result session::show_xvars(const show_stmt& st, std::string_view sql) {
   std::vector<name_value> ours;
-  if (st.status)
-    ours =
-        xstatus_rows(emulate_57(), {m_compression, m_compression_level, m_io->is_tls(),
-                                    m_io->tls_version(), m_io->tls_cipher(), m_state.counters()});
-  else
+  if (st.status) {
+    // Common_status_variables: an X Plugin client sees its session's values
+    // in both scopes (Server::common_status_variable).
+    ours = xstatus_rows(emulate_57(), {m_compression, m_compression_level, m_io->is_tls(),
+                                       m_io->tls_version(), m_io->tls_cipher(), m_state.counters(),
+                                       m_compressor.sent(), m_input_meter.received()});
+  } else {
     ours = xvar_rows(emulate_57(),
                      st.global ? m_state.xvars() : session_view(m_state.xvars(), m_vars));
+  }
   if (st.like) {
     ours.erase(std::remove_if(ours.begin(), ours.end(),
                               [&](const name_value& r) { return !sql_like(r.first, *st.like); }),

@@ -157,3 +157,44 @@ TEST(CompressedWriter, DisabledIsANoOp) {
 
 } // namespace
 } // namespace xserver
+
+namespace xserver {
+namespace {
+
+// What the Mysqlx_bytes_*_compressed_payload / _uncompressed_frame status
+// variables show: the payload field's length and the frames inside.
+TEST(CompressionBytes, SentCountsPayloadAndFramesOfEveryBlock) {
+  compressed_writer w;
+  ASSERT_TRUE(w.enable("deflate_stream", 3, compression_style::group, -1).ok());
+  std::string frames;
+  append_frame(frames, 13, std::string(3000, 'a')); // Row
+  append_frame(frames, 14, "");                     // FetchDone
+  const std::size_t plain = frames.size();
+  ASSERT_TRUE(w.wrap(frames).ok());
+  EXPECT_EQ(w.sent().uncompressed, plain);
+  // One Compression frame: header (5), uncompressed_size (1 + 5), payload
+  // tag and length (1 + 5), the payload.
+  EXPECT_EQ(w.sent().compressed, frames.size() - 5 - 6 - 6);
+  EXPECT_GT(w.sent().compressed, 0u);
+}
+
+TEST(CompressionBytes, ReceivedFollowsFramesCutAnywhere) {
+  // A client's Compression message (type 46) between two plain frames,
+  // fed one byte at a time.
+  auto c = cdk::protocol::payload_compressor::make("deflate_stream");
+  ASSERT_TRUE(c.ok());
+  std::string inner;
+  append_frame(inner, 12, std::string(500, 'q')); // StmtExecute
+  std::string wire;
+  append_frame(wire, 1, "");
+  ASSERT_TRUE(cdk::protocol::append_compression_frame(wire, 46, c.value(), inner).ok());
+  const std::size_t compressed_frame = wire.size() - 5;
+  append_frame(wire, 7, "xyz");
+  compressed_input_meter m(46);
+  for (char ch : wire) m.feed(std::string_view(&ch, 1));
+  EXPECT_EQ(m.received().uncompressed, inner.size());
+  EXPECT_EQ(m.received().compressed, compressed_frame - 5 - 6 - 6);
+}
+
+} // namespace
+} // namespace xserver

@@ -276,21 +276,27 @@ TEST(Xvars, ShowStatementsAndLike) {
 
 TEST(Xvars, StatusRows) {
   auto rows = xstatus_rows(false, {"zstd_stream", 3, true, "TLSv1.3", "TLS_AES_256_GCM_SHA384",
-                                   connection_counters{1, 2, 3, 4, 5}});
-  ASSERT_EQ(rows.size(), 10u);
+                                   connection_counters{1, 2, 3, 4, 5}, compression_bytes{6, 7},
+                                   compression_bytes{8, 9}});
+  ASSERT_EQ(rows.size(), 14u);
   EXPECT_EQ(rows[0], (name_value{"Mysqlx_compression_algorithm", "ZSTD_STREAM"}));
   EXPECT_EQ(rows[1], (name_value{"Mysqlx_compression_level", "3"}));
-  EXPECT_EQ(rows[2], (name_value{"Mysqlx_ssl_active", "ON"}));
-  EXPECT_EQ(rows[4], (name_value{"Mysqlx_ssl_version", "TLSv1.3"}));
-  EXPECT_EQ(rows[5], (name_value{"Mysqlx_aborted_clients", "1"}));
-  EXPECT_EQ(rows[6], (name_value{"Mysqlx_connection_errors", "2"}));
-  EXPECT_EQ(rows[7], (name_value{"Mysqlx_connections_accepted", "3"}));
-  EXPECT_EQ(rows[8], (name_value{"Mysqlx_connections_closed", "4"}));
-  EXPECT_EQ(rows[9], (name_value{"Mysqlx_connections_rejected", "5"}));
+  EXPECT_EQ(rows[2], (name_value{"Mysqlx_bytes_received_compressed_payload", "8"}));
+  EXPECT_EQ(rows[3], (name_value{"Mysqlx_bytes_received_uncompressed_frame", "9"}));
+  EXPECT_EQ(rows[4], (name_value{"Mysqlx_bytes_sent_compressed_payload", "6"}));
+  EXPECT_EQ(rows[5], (name_value{"Mysqlx_bytes_sent_uncompressed_frame", "7"}));
+  EXPECT_EQ(rows[6], (name_value{"Mysqlx_ssl_active", "ON"}));
+  EXPECT_EQ(rows[8], (name_value{"Mysqlx_ssl_version", "TLSv1.3"}));
+  EXPECT_EQ(rows[9], (name_value{"Mysqlx_aborted_clients", "1"}));
+  EXPECT_EQ(rows[10], (name_value{"Mysqlx_connection_errors", "2"}));
+  EXPECT_EQ(rows[11], (name_value{"Mysqlx_connections_accepted", "3"}));
+  EXPECT_EQ(rows[12], (name_value{"Mysqlx_connections_closed", "4"}));
+  EXPECT_EQ(rows[13], (name_value{"Mysqlx_connections_rejected", "5"}));
   rows = xstatus_rows(false, {});
   EXPECT_EQ(rows[0].second, "");
   EXPECT_EQ(rows[1].second, ""); // no level without compression
-  EXPECT_EQ(rows[2].second, "OFF");
+  EXPECT_EQ(rows[2].second, "0");
+  EXPECT_EQ(rows[6].second, "OFF");
   // 5.7: no compression variables, no Mysqlx_aborted_clients.
   rows = xstatus_rows(true, {});
   ASSERT_EQ(rows.size(), 7u);
