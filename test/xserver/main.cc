@@ -101,6 +101,17 @@ int run_server(int argc, char** argv) {
       log("listen (IPv6, left out): " + l6.err().message);
     }
   }
+  // The X Plugin's Unix socket (mysqlx_socket): local clients, for which
+  // PLAIN is allowed without TLS (session::secure()).
+  std::optional<cdk::listener> listener_unix;
+  if (!cfg->unix_socket.empty()) {
+    auto lu = cdk::listener::listen_unix(cfg->unix_socket, 128);
+    if (!lu) {
+      log("listen (" + cfg->unix_socket + "): " + lu.err().message);
+      return 1;
+    }
+    listener_unix.emplace(std::move(lu).value());
+  }
   std::signal(SIGPIPE, SIG_IGN);
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -109,13 +120,17 @@ int run_server(int argc, char** argv) {
   if (!cfg->pid_file.empty()) std::ofstream(cfg->pid_file) << ::getpid() << '\n';
   log("listening on " + g_listener->address() +
       (g_listener6 ? " and " + g_listener6->address() : std::string()) +
+      (listener_unix ? " and " + cfg->unix_socket : std::string()) +
       (cfg->emulate_57 ? " (MySQL 5.7 emulation)" : " (MySQL 8.0)") + ", id prefix " +
       std::to_string(state.unique_prefix()) + ", start timestamp " +
       std::to_string(state.generator().timestamp()));
   if (g_listener6) std::thread([&state] { serve(*g_listener6, state); }).detach();
+  if (listener_unix)
+    std::thread([&state, &listener_unix] { serve(*listener_unix, state); }).detach();
   serve(*g_listener, state);
   log("stopping");
   if (!cfg->pid_file.empty()) ::unlink(cfg->pid_file.c_str());
+  if (listener_unix) ::unlink(cfg->unix_socket.c_str()); // _Exit skips its destructor
   // Sessions end with the process; MariaDB rolls back their transactions.
   std::_Exit(0);
 }

@@ -36,6 +36,8 @@ std::optional<server_config> parse_args(int argc, char** argv, std::string& err)
       cfg.bind_address = val;
     } else if (opt == "--bind6") {
       cfg.bind_address6 = val;
+    } else if (opt == "--socket") {
+      cfg.unix_socket = val;
     } else if (opt == "--mariadb-socket") {
       cfg.mariadb_socket = val;
     } else if (opt == "--mariadb-user") {

@@ -24,6 +24,8 @@ struct server_config {
   // one on the same port ("" leaves it out, --bind6 "").
   std::string bind_address6 = "::1";
   std::string mariadb_socket;
+  // --socket: also listen on this Unix socket, as mysqlx_socket does ("" none).
+  std::string unix_socket;
   std::string mariadb_user = "root"; // xserverd's own (privileged) account
   std::string state_dir;             // persisted variables, start timestamps
   bool emulate_57 = false;
