@@ -19,6 +19,10 @@ struct tls_options {
   std::string ca, capath, crl, crlpath;  // empty: not set
   std::vector<std::string> versions;     // "TLSv1.2", "TLSv1.3"; empty: both
   std::vector<std::string> ciphersuites; // OpenSSL names; empty: OpenSSL's defaults
+  // The list was given: then an empty one (nothing usable was named) fails
+  // to connect over TLS instead of meaning the defaults (tls_client.cc).
+  bool versions_given = false;
+  bool ciphersuites_given = false;
 };
 
 enum class auth_method : std::uint8_t { auto_select, plain, mysql41, sha256_memory };

@@ -6,14 +6,15 @@
 //   chain against ssl-ca/ssl-capath (the system store when neither is set);
 //   VERIFY_IDENTITY also checks the host against the certificate's SAN
 //   (OpenSSL falls back to the CN only when there is no DNS SAN).
-// - tls-versions: only TLSv1.2 and TLSv1.3 are allowed. TLSv1 and TLSv1.1 are
-//   known but dropped; a list left with nothing is an error, and so is a name
-//   that is not a TLS version at all.
+// - tls-versions: only TLSv1.2 and TLSv1.3 are allowed. Other names (TLSv1,
+//   TLSv1.1, typos) are dropped, as Connector/C++ 8 drops them; a given list
+//   left with nothing fails with Connector/C++'s message. Dropping never
+//   enables anything: the range is TLSv1.2..TLSv1.3 at most.
 // - tls-ciphersuites is the complete list of allowed ciphers: TLS 1.3 suites
 //   (TLS_AES_..., TLS_CHACHA20_...) and TLS 1.2 ciphers (OpenSSL names, or
 //   IANA names with _WITH_). A version with no listed cipher is disabled.
-//   Every name must be known to OpenSSL, so a typo is an error, not a silent
-//   fallback to the defaults.
+//   Names OpenSSL does not know or offer are dropped (Connector/C++ 8); a
+//   given list left with nothing fails, never falling back to the defaults.
 #include "cdk/foundation/tls_session.h"
 
 #include <arpa/inet.h>
@@ -52,22 +53,17 @@ std::string join(const std::vector<std::string>& names, const char* sep) {
   return out;
 }
 
-status apply_versions(SSL_CTX* ctx, const std::vector<std::string>& versions) {
-  bool v12 = versions.empty();
-  bool v13 = versions.empty();
-  for (const auto& v : versions) {
-    if (strcasecmp(v.c_str(), "TLSv1.2") == 0) {
-      v12 = true;
-    } else if (strcasecmp(v.c_str(), "TLSv1.3") == 0) {
-      v13 = true;
-    } else if (strcasecmp(v.c_str(), "TLSv1") != 0 && strcasecmp(v.c_str(), "TLSv1.1") != 0) {
-      return bad_option("tls-versions: unknown TLS version '" + v +
-                        "' (allowed: TLSv1.2, TLSv1.3)");
-    }
+status apply_versions(SSL_CTX* ctx, const tls_options& opts) {
+  const bool defaults = opts.versions.empty() && !opts.versions_given;
+  bool v12 = defaults;
+  bool v13 = defaults;
+  for (const auto& v : opts.versions) {
+    if (strcasecmp(v.c_str(), "TLSv1.2") == 0) v12 = true;
+    if (strcasecmp(v.c_str(), "TLSv1.3") == 0) v13 = true;
   }
   if (!v12 && !v13) {
-    return bad_option("tls-versions: no allowed TLS version in [" + join(versions, ", ") +
-                      "] (allowed: TLSv1.2, TLSv1.3)");
+    // Connector/C++ 8's words, which programs and its tests compare.
+    return bad_option("No valid TLS version was given, valid versions are: TLSv1.2, TLSv1.3");
   }
   SSL_CTX_set_min_proto_version(ctx, v12 ? TLS1_2_VERSION : TLS1_3_VERSION);
   SSL_CTX_set_max_proto_version(ctx, v13 ? TLS1_3_VERSION : TLS1_2_VERSION);
@@ -78,15 +74,28 @@ bool is_tls13_suite(const std::string& name) {
   return name.rfind("TLS_", 0) == 0 && name.find("_WITH_") == std::string::npos;
 }
 
-status apply_ciphers(SSL_CTX* ctx, const std::vector<std::string>& names) {
-  if (names.empty()) return ok(); // OpenSSL's defaults
+// A name of OpenSSL's cipher list syntax that is only a name: no operator
+// (':', '!', '+', '-' first, '@') that would change what the list allows.
+bool is_plain_name(const std::string& n) {
+  if (n.empty() || n[0] == '-') return false;
+  for (char c : n) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+status apply_ciphers(SSL_CTX* ctx, const tls_options& opts) {
+  const std::vector<std::string>& names = opts.ciphersuites;
+  if (names.empty() && !opts.ciphersuites_given) return ok(); // OpenSSL's defaults
   std::vector<std::string> v12, v13;
   for (const auto& n : names) {
+    if (!is_plain_name(n)) continue;
     if (is_tls13_suite(n)) {
       if (SSL_CTX_set_ciphersuites(ctx, n.c_str()) != 1) {
-        ERR_clear_error();
-        return bad_option("tls-ciphersuites: unknown or unavailable TLS 1.3 cipher suite '" + n +
-                          "'");
+        ERR_clear_error(); // unknown or unavailable: dropped
+        continue;
       }
       v13.push_back(n);
       continue;
@@ -94,10 +103,14 @@ status apply_ciphers(SSL_CTX* ctx, const std::vector<std::string>& names) {
     // IANA names ("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256") map to OpenSSL's.
     std::string ossl = n.find("_WITH_") != std::string::npos ? OPENSSL_cipher_name(n.c_str()) : n;
     if (ossl == "(NONE)" || SSL_CTX_set_cipher_list(ctx, ossl.c_str()) != 1) {
-      ERR_clear_error();
-      return bad_option("tls-ciphersuites: unknown or unavailable TLS 1.2 cipher '" + n + "'");
+      ERR_clear_error(); // unknown or unavailable: dropped
+      continue;
     }
     v12.push_back(ossl);
+  }
+  if (v12.empty() && v13.empty()) {
+    // Connector/C++ 8's words.
+    return bad_option("No valid cipher suite found in the 'tls-ciphersuites' list");
   }
   // An empty TLS 1.3 list disables TLS 1.3; TLS 1.2 has no empty list, so
   // it is disabled through the version range instead.
@@ -195,8 +208,8 @@ result<ssl_ctx_ptr> make_client_ctx(const tls_options& opts, std::string_view ho
   if (!ctx) return ssl_error("Can't create a TLS context: " + take_ssl_error("out of memory"));
   // No compression (CRIME) and no renegotiation; the defaults in OpenSSL 3.
   SSL_CTX_set_options(ctx.get(), SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
-  if (auto st = apply_versions(ctx.get(), opts.versions); !st) return std::move(st).err();
-  if (auto st = apply_ciphers(ctx.get(), opts.ciphersuites); !st) return std::move(st).err();
+  if (auto st = apply_versions(ctx.get(), opts); !st) return std::move(st).err();
+  if (auto st = apply_ciphers(ctx.get(), opts); !st) return std::move(st).err();
   if (opts.mode == ssl_mode::verify_ca || opts.mode == ssl_mode::verify_identity) {
     SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
     if (auto st = load_trust(ctx.get(), opts); !st) return std::move(st).err();

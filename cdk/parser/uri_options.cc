@@ -89,6 +89,27 @@ bool parse_number(std::string_view text, std::uint64_t max, std::uint64_t& out) 
   return true;
 }
 
+// Connector/C++ splits a tls-versions or tls-ciphersuites string at commas
+// and white space, and skips empty items ("TLSv1.2, TLSv1.3").
+void split_tls_items(const std::string& value, std::vector<std::string>& out) {
+  std::string item;
+  for (char c : value) {
+    if (c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      if (!item.empty()) out.push_back(std::move(item));
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  if (!item.empty()) out.push_back(std::move(item));
+}
+
+bool is_cipher_name(const std::string& v) {
+  return std::all_of(v.begin(), v.end(), [](char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
+  });
+}
+
 std::vector<std::string> split_commas(const std::string& value) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -104,6 +125,14 @@ std::vector<std::string> split_commas(const std::string& value) {
 
 std::string_view uri_option_name(uri_option_id id) noexcept {
   return k_names[static_cast<std::size_t>(id)];
+}
+
+uri_option_id uri_option_of(std::string_view name) noexcept {
+  // Connector/C++'s URI_OPTION_LIST takes "tls-version" for tls-versions.
+  if (iequals(name, "tls-version")) return id_t::tls_versions;
+  std::size_t index = 0;
+  while (index < k_names.size() && !iequals(name, k_names[index])) ++index;
+  return static_cast<id_t>(index);
 }
 
 status connect_options_builder::set_hosts(std::vector<uri_endpoint> hosts, bool dns_srv) {
@@ -154,9 +183,8 @@ status connect_options_builder::set_hosts(std::vector<uri_endpoint> hosts, bool 
 }
 
 status connect_options_builder::set_option(const uri_option& opt) {
-  std::size_t index = 0;
-  while (index < k_names.size() && !iequals(opt.name, k_names[index])) ++index;
-  if (index == k_names.size()) {
+  const id_t id = uri_option_of(opt.name);
+  if (id == id_t::count_) {
     // Quoted only when it looks like a name: text with ':', '/' or '@' in it
     // is more likely a mistyped part of the URI (and perhaps a password).
     const bool plain = std::all_of(opt.name.begin(), opt.name.end(), [](char c) {
@@ -167,17 +195,18 @@ status connect_options_builder::set_option(const uri_option& opt) {
       return option_error("unknown option (its name is not shown: it is not a plain name)");
     return option_error("unknown option " + m_quote(opt.name, opt.pos));
   }
-  const auto id = static_cast<id_t>(index);
   m_pos = opt.pos;
-  // Duplicates: "Each parameter, if specified, can be given only once" (MySQL
-  // manual, connecting using URI-like strings); Connector/C++ "Option ...
-  // defined twice"; Node.js "Duplicate options".
-  if (seen(id)) return option_error(opt_name(id) + " is given more than once");
-  m_seen |= 1u << index;
+  // An option given again replaces the earlier value: Connector/C++ 8's
+  // Setter::add_option() ("ssl-mode=disabled&ssl-mode=required" is required).
+  m_seen |= 1u << static_cast<unsigned>(id);
   if (!opt.has_value) {
     // Connector/C++ Setter::key_val(key): only connection-attributes may stand
     // alone (meaning "true"); every other option "requires a value".
-    if (id == id_t::connection_attributes) return ok();
+    if (id == id_t::connection_attributes) {
+      m_opts.send_connection_attributes = true;
+      m_opts.connection_attributes.clear();
+      return ok();
+    }
     return option_error(opt_name(id) + " needs a value");
   }
   // A caller other than the grammar may hand over an inconsistent uri_option.
@@ -193,6 +222,8 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
     return set_attributes(opt);
   case id_t::tls_versions:
   case id_t::tls_ciphersuites:
+    set_tls_list(id, opt.values);
+    return ok();
   case id_t::compression_algorithms:
     // Connector/C++ takes a comma-separated string as well as a [list].
     return set_list(id, opt.is_list ? opt.values : split_commas(opt.values.front()));
@@ -272,10 +303,13 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
 status connect_options_builder::set_attributes(const uri_option& opt) {
   if (!opt.is_list) {
     const std::string& v = opt.values.front();
+    // Given again, it replaces the earlier value, user attributes included.
     if (v.empty() || iequals(v, "true")) {
       m_opts.send_connection_attributes = true;
+      m_opts.connection_attributes.clear();
     } else if (iequals(v, "false")) {
       m_opts.send_connection_attributes = false;
+      m_opts.connection_attributes.clear();
     } else {
       return option_error("option 'connection-attributes': invalid value " + m_quote(v, m_pos) +
                           " (expected true, false or a list [name=value,...])");
@@ -284,6 +318,7 @@ status connect_options_builder::set_attributes(const uri_option& opt) {
   }
   m_opts.send_connection_attributes = true;
   auto& attrs = m_opts.connection_attributes;
+  attrs.clear(); // the list given last is the one sent
   for (const std::string& item : opt.values) {
     if (item.empty()) continue;
     const std::size_t eq = item.find('=');
@@ -310,6 +345,38 @@ status connect_options_builder::set_attributes(const uri_option& opt) {
   return ok();
 }
 
+// tls-versions and tls-ciphersuites as Connector/C++ 8 takes them: names it
+// cannot use are dropped, not refused, and a list left with none fails the
+// connection (tls_client.cc), not the setting: with ssl-mode=disabled they
+// are never used. Dropping never adds a version: only TLSv1.2 and TLSv1.3
+// are kept, so TLSv1 and TLSv1.1 stay off whatever the list says.
+void connect_options_builder::set_tls_list(id_t id, const std::vector<std::string>& values) {
+  std::vector<std::string> items;
+  for (const std::string& v : values) split_tls_items(v, items);
+  std::vector<std::string> out;
+  for (const std::string& v : items) {
+    std::string item;
+    if (id == id_t::tls_versions) {
+      if (!iequals(v, "tlsv1.2") && !iequals(v, "tlsv1.3")) continue;
+      item = "TLSv1." + std::string(1, v.back());
+    } else {
+      // Only names reach OpenSSL's cipher list syntax, never its operators
+      // (':', '!', '+', '@') that would change what the list allows.
+      if (!is_cipher_name(v)) continue;
+      item = v;
+    }
+    // Connector/C++ keeps the versions in a set: a repeat changes nothing.
+    if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(std::move(item));
+  }
+  if (id == id_t::tls_versions) {
+    m_opts.tls.versions = std::move(out);
+    m_opts.tls.versions_given = true;
+  } else {
+    m_opts.tls.ciphersuites = std::move(out);
+    m_opts.tls.ciphersuites_given = true;
+  }
+}
+
 status connect_options_builder::set_list(id_t id, const std::vector<std::string>& values) {
   std::vector<std::string> out;
   out.reserve(values.size());
@@ -317,74 +384,29 @@ status connect_options_builder::set_list(id_t id, const std::vector<std::string>
     auto bad = [&](std::string_view why) -> status {
       return option_error(opt_name(id) + ": " + m_quote(v, m_pos) + " " + std::string(why));
     };
-    std::string item;
-    if (id == id_t::tls_versions) {
-      // Only TLSv1.2 and TLSv1.3: Node.js (ERR_TLS_LIST_CONTAINS_INVALID_VERSION),
-      // Python ("TLSv1 and TLSv1.1 are no longer allowed"), MySQL 8.0.28+.
-      if (iequals(v, "tlsv1.2") || iequals(v, "tlsv1.3")) {
-        item = "TLSv1." + std::string(1, v.back());
-      } else if (iequals(v, "tlsv1") || iequals(v, "tlsv1.1") || iequals(v, "tlsv1.0")) {
-        return bad("is not allowed: TLS versions before 1.2 are insecure (use TLSv1.2 or TLSv1.3)");
-      } else {
-        return bad("is not a valid TLS version (expected TLSv1.2 or TLSv1.3)");
-      }
-    } else if (id == id_t::tls_ciphersuites) {
-      const bool ok_name = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
-        return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-               c == '-';
-      });
-      if (!ok_name) return bad("is not a cipher suite name (letters, digits, '_' and '-')");
-      item = v;
-    } else {
-      std::string_view canonical;
-      if (!lookup(v, k_algorithms, canonical)) {
-        return bad("is not a known algorithm (expected zstd_stream, lz4_message, deflate_stream "
-                   "or the aliases zstd, lz4, deflate)");
-      }
-      item = std::string(canonical);
+    std::string_view canonical;
+    if (!lookup(v, k_algorithms, canonical)) {
+      return bad("is not a known algorithm (expected zstd_stream, lz4_message, deflate_stream "
+                 "or the aliases zstd, lz4, deflate)");
     }
+    std::string item(canonical);
     // Python connector: "The '...' list must not contain repeated values".
     if (std::find(out.begin(), out.end(), item) != out.end()) return bad("is listed twice");
     out.push_back(std::move(item));
   }
-  if (out.empty() && id != id_t::compression_algorithms) {
-    // Node.js: "No supported TLS protocol version found in the provided list",
-    // "No valid ciphersuite found in the provided list".
-    return option_error(opt_name(id) + ": the list is empty");
-  }
-  if (id == id_t::tls_versions)
-    m_opts.tls.versions = std::move(out);
-  else if (id == id_t::tls_ciphersuites)
-    m_opts.tls.ciphersuites = std::move(out);
-  else {
-    // Connector/J: an explicitly empty algorithm list disables compression.
-    m_empty_algorithms = out.empty();
-    m_opts.compression_algorithms = std::move(out);
-  }
+  // Connector/J: an explicitly empty algorithm list disables compression.
+  m_empty_algorithms = out.empty();
+  m_opts.compression_algorithms = std::move(out);
   return ok();
 }
 
 status connect_options_builder::finish() {
-  const bool mode_given = seen(id_t::ssl_mode);
-  const ssl_mode mode = m_opts.tls.mode;
-  for (id_t id : {id_t::ssl_ca, id_t::ssl_capath}) {
-    if (!seen(id)) continue;
-    // Connector/C++ (SessionOption docs): "SSL_CA requires SSL_MODE VERIFY_CA
-    // or VERIFY_IDENTITY; if SSL_MODE is not given, SSL_CA implies VERIFY_CA".
-    // We treat ssl-capath, the other way to name trusted CAs, the same.
-    if (!mode_given) {
-      m_opts.tls.mode = ssl_mode::verify_ca;
-    } else if (mode != ssl_mode::verify_ca && mode != ssl_mode::verify_identity) {
-      return option_error(opt_name(id) + " requires ssl-mode=verify_ca or verify_identity");
-    }
-  }
-  if (mode_given && mode == ssl_mode::disabled) {
-    // Node.js ERR_TLS_DISABLED_WITH_OPTIONS: "Additional TLS options cannot be
-    // specified when TLS is disabled"; the PHP connector says the same.
-    for (id_t id : {id_t::ssl_crl, id_t::ssl_crlpath, id_t::tls_versions, id_t::tls_ciphersuites}) {
-      if (seen(id)) return option_error(opt_name(id) + " cannot be used with ssl-mode=disabled");
-    }
-  }
+  // TLS options that the ssl-mode does not use are ignored, not refused, as
+  // Connector/C++ 8 does: ssl-ca with ssl-mode=required, or tls-versions with
+  // ssl-mode=disabled. Without ssl-mode, ssl-ca or ssl-capath mean
+  // verify_ca (Connector/C++'s SessionOption documentation).
+  if (!seen(id_t::ssl_mode) && (seen(id_t::ssl_ca) || seen(id_t::ssl_capath)))
+    m_opts.tls.mode = ssl_mode::verify_ca;
   if (m_empty_algorithms) {
     if (seen(id_t::compression) && m_opts.compression == compression_mode::required) {
       return option_error("compression=required contradicts an empty compression-algorithms list");

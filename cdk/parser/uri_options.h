@@ -4,8 +4,9 @@
 //   connect_options_builder b(password);
 //   b.set_hosts(...);  b.set_option(...) ...;  b.finish();  b.take();
 //
-// set_option() checks one option (name, value, duplicates); finish() checks
-// the rules that involve several options and applies implied defaults.
+// set_option() checks one option (name, value); an option given again
+// replaces the earlier value, as in Connector/C++ 8. finish() checks the
+// rules that involve several options.
 // After an error the builder's state is unspecified: start a new one.
 #pragma once
 
@@ -42,6 +43,10 @@ enum class uri_option_id : std::uint8_t {
 };
 
 std::string_view uri_option_name(uri_option_id id) noexcept;
+
+// The option a query name stands for, matched case-insensitively; knows
+// Connector/C++'s alias "tls-version" for tls-versions. count_ when unknown.
+uri_option_id uri_option_of(std::string_view name) noexcept;
 
 // Limits, with where they come from.
 inline constexpr std::size_t max_attribute_name = 32;    // performance_schema ATTR_NAME
@@ -84,6 +89,7 @@ private:
 
   bool seen(uri_option_id id) const noexcept { return (m_seen >> static_cast<unsigned>(id)) & 1u; }
   status apply(uri_option_id id, const uri_option& opt);
+  void set_tls_list(uri_option_id id, const std::vector<std::string>& values);
   status set_attributes(const uri_option& opt);
   status set_list(uri_option_id id, const std::vector<std::string>& values);
 };

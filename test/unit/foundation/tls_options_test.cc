@@ -70,21 +70,26 @@ TEST(Tls, CiphersuitesAreHonoured) {
 struct bad_case {
   std::vector<std::string> versions;
   std::vector<std::string> suites;
+  bool given; // the lists were given (an empty one is then no version/suite)
   const char* error;
 };
 
-TEST(Tls, BadVersionsAndCiphersuitesAreErrors) {
+// Connector/C++ 8's messages when nothing usable is left; names it cannot
+// use are dropped first (the next test).
+TEST(Tls, ListsWithNothingUsableAreErrors) {
+  const char* const no_version =
+      "No valid TLS version was given, valid versions are: TLSv1.2, TLSv1.3";
+  const char* const no_cipher = "No valid cipher suite found in the 'tls-ciphersuites' list";
   const bad_case cases[] = {
-      {{"TLSv1.2", "TLSv9"}, {}, "tls-versions: unknown TLS version 'TLSv9'"},
-      {{"TLSv1", "TLSv1.1"}, {}, "no allowed TLS version in [TLSv1, TLSv1.1]"},
-      {{},
-       {"ECDHE-ECDSA-AES128-GCM-SHA256", "NO-SUCH-CIPHER"},
-       "tls-ciphersuites: unknown or unavailable TLS 1.2 cipher 'NO-SUCH-CIPHER'"},
-      {{},
-       {"TLS_NO_SUCH_SUITE"},
-       "unknown or unavailable TLS 1.3 cipher suite 'TLS_NO_SUCH_SUITE'"},
+      {{"TLSv9"}, {}, false, no_version},
+      {{"TLSv1", "TLSv1.1"}, {}, false, no_version}, // never enabled, only dropped
+      {{}, {}, true, no_version},
+      {{}, {"NO-SUCH-CIPHER"}, false, no_cipher},
+      {{}, {"TLS_NO_SUCH_SUITE", "TLS_DHE_RSA_WITH_DES_CBC_SHA"}, false, no_cipher},
+      // OpenSSL's list syntax is never passed on: not a name, dropped.
+      {{}, {"ECDHE-ECDSA-AES128-GCM-SHA256:ALL", "!aNULL"}, false, no_cipher},
       // Only a TLS 1.3 suite, but only TLS 1.2 allowed.
-      {{"TLSv1.2"}, {"TLS_AES_128_GCM_SHA256"}, "can be used with the allowed tls-versions"},
+      {{"TLSv1.2"}, {"TLS_AES_128_GCM_SHA256"}, false, "can be used with the allowed tls-versions"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.error);
@@ -92,8 +97,26 @@ TEST(Tls, BadVersionsAndCiphersuitesAreErrors) {
     tls_options o = opts_with(ssl_mode::required);
     o.versions = c.versions;
     o.ciphersuites = c.suites;
+    o.versions_given = c.given && c.versions.empty();
+    o.ciphersuites_given = c.given && !c.versions.empty();
     expect_bad_option(peer.connect(o), c.error);
   }
+  tls_echo peer; // an empty cipher list given: no fallback to the defaults
+  tls_options o = opts_with(ssl_mode::required);
+  o.ciphersuites_given = true;
+  expect_bad_option(peer.connect(o), no_cipher);
+}
+
+TEST(Tls, UnusableNamesAreDroppedAsConnectorCppDropsThem) {
+  tls_echo peer;
+  tls_options o = opts_with(ssl_mode::required);
+  o.versions = {"foo", "TLSv1.1", "TLSv1.2"};
+  o.ciphersuites = {"NO-SUCH-CIPHER", "TLS_DHE_RSA_WITH_DES_CBC_SHA",
+                    "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"};
+  auto st = peer.connect(o);
+  ASSERT_TRUE(st) << st.err().message;
+  EXPECT_EQ(peer.client().tls_version(), "TLSv1.2");
+  EXPECT_EQ(peer.client().tls_cipher(), "ECDHE-ECDSA-AES128-GCM-SHA256");
 }
 
 // Every version and suite the connector allows carries a transfer of many
