@@ -162,6 +162,11 @@ cdk::result<std::vector<cdk::uri_endpoint>> host_list(const option_list& options
       continue;
     }
     if (opt != SO::PORT && opt != SO::PRIORITY) continue;
+    // A PRIORITY ranks a host named by HOST or SOCKET; the implicit
+    // localhost of a lone PORT has none (Connector/C++ 8: "PRIORITY without
+    // prior host specification"), so set() refuses it as it is given.
+    if (opt == SO::PRIORITY && !any_host)
+      return bad_option(option_label(opt) + " must follow the HOST it applies to");
     if (hosts.empty()) {
       if (any_host) return bad_option(option_label(opt) + " must follow the HOST it applies to");
       hosts.emplace_back();
@@ -235,7 +240,9 @@ cdk::result<cdk::connect_options> to_connect_options(const option_list& options)
 PoolOptions to_pool_options(const option_list& options) {
   PoolOptions out;
   using CO = ClientOption;
-  if (const Value* v = last_value(options, CO::POOLING)) out.enabled = v->get<bool>();
+  if (const Value* v = last_value(options, CO::POOLING)) {
+    out.enabled = v->getType() == Value::BOOL ? v->get<bool>() : v->get<std::int64_t>() != 0;
+  }
   if (const Value* v = last_value(options, CO::POOL_MAX_SIZE)) {
     out.max_size = static_cast<std::size_t>(v->get<std::uint64_t>());
   }

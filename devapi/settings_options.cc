@@ -77,8 +77,11 @@ cdk::status check_type(int opt, const Value& v) {
   case SO::PRIORITY:
     return expect(integer_in(v, 0, 100), "a priority 0..100");
   case SO::DNS_SRV:
-  case CO::POOLING:
     return expect(t == Value::BOOL, "true or false");
+  case CO::POOLING:
+    // Connector/C++ 8 takes a number too (ClientOption::POOLING, 1); kept as
+    // given, so find() returns what was set.
+    return expect(t == Value::BOOL || integer_in(v, 0, 1), "true or false (or 1 or 0)");
   case SO::CONNECT_TIMEOUT:
   case SO::READ_TIMEOUT:
   case SO::WRITE_TIMEOUT:
@@ -124,8 +127,10 @@ int option_for_uri_name(const std::string& name) {
       {cdk::uri_option_id::read_timeout, SO::READ_TIMEOUT},
       {cdk::uri_option_id::write_timeout, SO::WRITE_TIMEOUT},
   };
-  for (const auto& [id, opt] : table) {
-    if (cdk::uri_option_name(id) == name) return opt;
+  // uri_option_of() also knows the aliases ("tls-version").
+  const cdk::uri_option_id id = cdk::uri_option_of(name);
+  for (const auto& [uid, opt] : table) {
+    if (uid == id) return opt;
   }
   return SO::LAST;
 }

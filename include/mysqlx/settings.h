@@ -48,7 +48,7 @@ public:
     URI = 1,                ///< a connection string; sets everything it names
     HOST,                   ///< host name, IPv4 or IPv6 address; starts a new fail-over entry
     PORT,                   ///< port of the HOST before it (default 33060)
-    PRIORITY,               ///< 0..100, for the HOST/SOCKET before it; all or none
+    PRIORITY,               ///< 0..100, for the HOST/SOCKET before it (one must be); all or none
     USER,                   ///< user name
     PWD,                    ///< password; never appears in an error message
     DB,                     ///< default schema
@@ -58,8 +58,8 @@ public:
     SOCKET,                 ///< Unix socket path; starts a new fail-over entry
     CONNECT_TIMEOUT,        ///< milliseconds or a std::chrono duration; 0 waits forever
     CONNECTION_ATTRIBUTES,  ///< true/false, a DbDoc or JSON object of string values
-    TLS_VERSIONS,           ///< "TLSv1.2,TLSv1.3" or a container of names
-    TLS_CIPHERSUITES,       ///< comma-separated names or a container of names
+    TLS_VERSIONS,           ///< "TLSv1.2,TLSv1.3" or a container; other names are dropped
+    TLS_CIPHERSUITES,       ///< comma-separated names or a container; unknown ones dropped
     DNS_SRV,                ///< bool: HOST is a DNS SRV name (RFC 2782), no PORT/SOCKET
     COMPRESSION,            ///< CompressionMode (default PREFERRED)
     COMPRESSION_ALGORITHMS, ///< "zstd_stream,lz4_message,deflate_stream" or a container
@@ -96,7 +96,7 @@ class ClientOption {
 public:
   /// The pool option numbers (negative: they never clash with SessionOption).
   enum Enum {
-    POOLING = -1,            ///< bool (default true)
+    POOLING = -1,            ///< bool, or 1/0 (default true)
     POOL_MAX_SIZE = -2,      ///< sessions in the pool, > 0 (default 25)
     POOL_QUEUE_TIMEOUT = -3, ///< ms or a duration to wait for a free session; 0: forever
     POOL_MAX_IDLE_TIME = -4, ///< ms or a duration before an idle session is closed; 0: never

@@ -201,6 +201,15 @@ TEST(SessionSettings, HostListErrors) {
                           "b");
       },
       "priority");
+  // Connector/C++ 8 refuses a PRIORITY without a HOST before it when it is
+  // set: the implicit localhost of a lone PORT takes none.
+  SessionSettings s(SessionOption::USER, "u");
+  s.set(SessionOption::DB, "test", SessionOption::PORT, 1);
+  expect_option_error([&] { s.set(SessionOption::PRIORITY, 1); },
+                      "SessionOption::PRIORITY must follow the HOST it applies to");
+  EXPECT_FALSE(s.has_option(SessionOption::PRIORITY));
+  expect_option_error([] { SessionSettings t(SessionOption::PRIORITY, 1); },
+                      "SessionOption::PRIORITY must follow the HOST");
 }
 
 TEST(SessionSettings, TypeErrorsNameTheOptionNotTheValue) {
@@ -219,18 +228,64 @@ TEST(SessionSettings, TypeErrorsNameTheOptionNotTheValue) {
 TEST(SessionSettings, ValueErrorsComeFromTheSharedRules) {
   expect_option_error([] { SessionSettings s(SessionOption::SSL_MODE, "sometimes"); },
                       "invalid session option: option 'ssl-mode'");
-  expect_option_error([] { SessionSettings s(SessionOption::TLS_VERSIONS, "TLSv1.1"); }, "TLS");
   expect_option_error([] { SessionSettings s(SessionOption::CONNECT_TIMEOUT, -1); },
                       "connect-timeout");
   expect_option_error([] { SessionSettings s(SessionOption::AUTH, AuthMethod::EXTERNAL); },
                       "EXTERNAL authentication is not supported");
   expect_option_error([] { SessionSettings s(SessionOption::MAX_MESSAGE_SIZE, 0); },
                       "max-message-size");
-  expect_option_error(
-      [] {
-        SessionSettings s(SessionOption::SSL_MODE, SSLMode::DISABLED, SessionOption::SSL_CA, "/ca");
-      },
-      "requires ssl-mode=verify_ca or verify_identity");
+}
+
+// Connector/C++ 8 drops the TLS versions it cannot use when connecting; the
+// settings take any list (a list with none left fails to connect, over TLS
+// only: tls_client.cc), and TLSv1/TLSv1.1 never reach the connection.
+TEST(SessionSettings, TlsVersionListsKeepOnlyUsableVersions) {
+  SessionSettings s(SessionOption::HOST, "h", SessionOption::TLS_VERSIONS, "TLSv1.1,TLSv1.2");
+  auto o = connect_options_of(s);
+  EXPECT_EQ(o.tls.versions, std::vector<std::string>({"TLSv1.2"}));
+  s.set(SessionOption::TLS_VERSIONS, std::vector<std::string>{"foo", "TLSv1.3", "TLSv1"});
+  EXPECT_EQ(connect_options_of(s).tls.versions, std::vector<std::string>({"TLSv1.3"}));
+  for (const char* none : {"SSLv1", "foo", "", "TLSv1.0,TLSv1.1"}) {
+    EXPECT_NO_THROW(s.set(SessionOption::TLS_VERSIONS, none)) << none;
+    o = connect_options_of(s);
+    EXPECT_TRUE(o.tls.versions.empty()) << none;
+    EXPECT_TRUE(o.tls.versions_given) << none;
+  }
+  s.set(SessionOption::TLS_VERSIONS, std::vector<std::string>());
+  EXPECT_TRUE(connect_options_of(s).tls.versions_given);
+  s.set(SessionOption::TLS_CIPHERSUITES, "foo, TLS_AES_128_GCM_SHA256");
+  EXPECT_EQ(connect_options_of(s).tls.ciphersuites,
+            std::vector<std::string>({"foo", "TLS_AES_128_GCM_SHA256"}));
+}
+
+// Connector/C++ 8 accepts TLS options that the ssl-mode does not use and
+// ignores them, and an option given again replaces the earlier value, in a
+// connection string as in set().
+TEST(SessionSettings, UnusedTlsOptionsAreAcceptedAndTheLastValueWins) {
+  for (auto mode : {SSLMode::DISABLED, SSLMode::REQUIRED}) {
+    SessionSettings s(SessionOption::HOST, "h", SessionOption::SSL_MODE, mode,
+                      SessionOption::SSL_CA, "BAD", SessionOption::SSL_CA, "GOOD",
+                      SessionOption::SSL_CAPATH, "/p", SessionOption::SSL_CRL, "/c");
+    const auto o = connect_options_of(s);
+    EXPECT_EQ(o.tls.ca, "GOOD");
+    int seen = 0;
+    for (const auto& [opt, value] : s) {
+      if (opt == SessionOption::SSL_CA) ++seen;
+    }
+    EXPECT_EQ(seen, 1);
+  }
+  SessionSettings d(SessionOption::HOST, "h", SessionOption::SSL_MODE, SSLMode::DISABLED,
+                    SessionOption::TLS_VERSIONS, "BAD", SessionOption::TLS_CIPHERSUITES, "BAD");
+  EXPECT_EQ(connect_options_of(d).tls.mode, cdk::ssl_mode::disabled);
+  SessionSettings u("mysqlx://u@h/?ssl-mode=disabled&ssl-mode=required&tls-version=BAD&"
+                    "tls-version=GOOD&ssl-ca=BAD&ssl-ca=GOOD");
+  EXPECT_EQ(connect_options_of(u).tls.mode, cdk::ssl_mode::required);
+  EXPECT_EQ(u.find(SessionOption::TLS_VERSIONS).get<std::string>(), "GOOD");
+  EXPECT_EQ(u.find(SessionOption::SSL_CA).get<std::string>(), "GOOD");
+  SessionSettings m(SessionOption::URI, "mysqlx://u@h/?ssl-mode=REQUIRED&ssl-ca=BAD",
+                    SessionOption::SSL_MODE, SSLMode::DISABLED, SessionOption::SSL_CA, "GOOD");
+  EXPECT_EQ(connect_options_of(m).tls.mode, cdk::ssl_mode::disabled);
+  EXPECT_EQ(m.find(SessionOption::SSL_CA).get<std::string>(), "GOOD");
 }
 
 TEST(SessionSettings, PasswordNeverAppearsInErrors) {
@@ -240,10 +295,10 @@ TEST(SessionSettings, PasswordNeverAppearsInErrors) {
       "ssl-mode");
   expect_option_error(
       [] {
-        SessionSettings s(SessionOption::PWD, secret, SessionOption::TLS_VERSIONS,
+        SessionSettings s(SessionOption::PWD, secret, SessionOption::COMPRESSION_ALGORITHMS,
                           std::vector<std::string>{secret});
       },
-      "tls-versions");
+      "compression-algorithms");
   // A connection string with a bad port, a bad option, a stray character.
   expect_option_error([] { SessionSettings s(std::string("mysqlx://u:") + secret + "@h:99999"); },
                       "");
@@ -401,13 +456,24 @@ TEST(ClientSettings, Errors) {
                       "ClientOption::POOL_MAX_SIZE: expected a whole number above 0");
   expect_option_error([] { ClientSettings c(ClientOption::POOL_QUEUE_TIMEOUT, -5); },
                       "ClientOption::POOL_QUEUE_TIMEOUT");
-  expect_option_error([] { ClientSettings c(ClientOption::POOLING, 1); }, "true or false");
+  expect_option_error([] { ClientSettings c(ClientOption::POOLING, 2); }, "true or false");
+  expect_option_error([] { ClientSettings c(ClientOption::POOLING, "yes"); }, "true or false");
   expect_option_error([] { ClientSettings c("mysqlx://u@h", R"({"pool": {}})"); },
                       "client option 'pool' is unknown");
   expect_option_error([] { ClientSettings c("mysqlx://u@h", R"({"pooling": {"size": 1}})"); },
                       "'pooling.size' is unknown");
   expect_option_error([] { ClientSettings c("mysqlx://u@h", R"({"pooling": 5})"); },
                       "must be an object");
+}
+
+// Connector/C++ 8 takes POOLING as a number too; find() gives it back as set.
+TEST(ClientSettings, PoolingTakesOneOrZero) {
+  ClientSettings on("mysqlx://u@h:1/test", ClientOption::POOLING, 1, ClientOption::POOL_MAX_SIZE,
+                    2);
+  EXPECT_EQ(on.find(ClientOption::POOLING).get<int>(), 1);
+  EXPECT_TRUE(on.poolOptions().enabled);
+  ClientSettings off(ClientOption::POOLING, 0);
+  EXPECT_FALSE(off.poolOptions().enabled);
 }
 
 TEST(ClientSettings, MixesSessionOptionsAndProjectsThem) {
