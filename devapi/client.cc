@@ -127,11 +127,12 @@ void client_impl::release(std::unique_ptr<cdk::session::connection> conn,
   if (to_close) (void)to_close->close(); // outside the lock: it waits for the server
 }
 
-void client_impl::close() noexcept {
+void client_impl::close(bool end_sessions) noexcept {
   std::vector<std::unique_ptr<cdk::session::connection>> to_close;
   {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_closed = true;
+    if (end_sessions) m_ended.store(true, std::memory_order_release);
     for (auto& i : m_idle) to_close.push_back(std::move(i.conn));
     m_idle.clear();
     m_freed.notify_all();
@@ -147,8 +148,10 @@ Client::Client(const ClientSettings& settings) : m_impl(std::make_shared<detail:
 }
 Client::Client(Client&&) noexcept = default;
 Client& Client::operator=(Client&&) noexcept = default;
+// Destroyed, a Client stops pooling but its sessions in use go on (they
+// hold the pool): only close() ends them.
 Client::~Client() {
-  close();
+  if (m_impl) m_impl->close(false);
 }
 
 Session Client::getSession() {
@@ -156,7 +159,7 @@ Session Client::getSession() {
 }
 
 void Client::close() noexcept {
-  if (m_impl) m_impl->close();
+  if (m_impl) m_impl->close(true);
 }
 
 MYSQLX_NAMESPACE_END

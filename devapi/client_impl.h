@@ -6,6 +6,7 @@
 #include "cdk/foundation/options.h"
 #include "cdk/session/connection.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -31,8 +32,14 @@ struct client_impl {
   /// Takes a connection back from a closing session; closes it instead when
   /// the pool is closed or the connection broken.
   void release(std::unique_ptr<cdk::session::connection> conn, cdk::docid::docid_policy policy);
-  /// Closes the idle connections; later acquire() calls throw.
-  void close() noexcept;
+  /// Closes the idle connections; later acquire() calls throw. With
+  /// `end_sessions` (Client::close()), the sessions in use end too, as in
+  /// Connector/C++ 8: each fails its next call and gives its connection
+  /// back then (ended()), so no connection is closed under the thread
+  /// that uses it.
+  void close(bool end_sessions) noexcept;
+  /// Client::close() was called: sessions of this pool are over.
+  bool ended() const noexcept { return m_ended.load(std::memory_order_acquire); }
 
 private:
   struct idle_conn {
@@ -47,6 +54,7 @@ private:
   std::vector<idle_conn> m_idle; // guarded by m_mutex
   std::size_t m_in_use = 0;      // guarded by m_mutex
   bool m_closed = false;         // guarded by m_mutex
+  std::atomic<bool> m_ended{false};
 };
 
 /// Opens a connection for `opts` and decides its docid policy (throws).

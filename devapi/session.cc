@@ -18,6 +18,14 @@ namespace detail {
 namespace pr = cdk::protocol;
 
 cdk::session::connection& session_impl::connection() {
+  if (pool && pool->ended()) {
+    // Client::close() ends its sessions in use (Connector/C++ 8): the pool,
+    // being closed, closes the connection it gets back.
+    pool->release(std::move(conn), policy);
+    pool.reset();
+    throw_error(cdk::error::client(cdk::client_errc::usage,
+                                   "the session is closed: its Client was closed"));
+  }
   if (!conn || !conn->is_open())
     throw_error(cdk::error::client(cdk::client_errc::usage, "the session is closed"));
   settle();

@@ -142,13 +142,16 @@ public:
   Client& operator=(Client&&) noexcept;
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
-  /// Closes the pool (see close()); never throws.
+  /// Stops pooling: idle sessions close; sessions in use go on and close
+  /// when returned (only close() ends them). Never throws.
   ~Client();
 
   /// A session from the pool: an idle one (reset first) or a new connection.
   /// Waits up to POOL_QUEUE_TIMEOUT when POOL_MAX_SIZE sessions are in use.
   Session getSession();
-  /// Closes idle sessions; sessions in use are closed when returned.
+  /// Closes the pool and ends its sessions, as Connector/C++ 8 does: idle
+  /// ones close now; one in use fails its next call with a ClientError and
+  /// closes then (not under the thread using it); getSession() throws.
   void close() noexcept;
 
 private:
