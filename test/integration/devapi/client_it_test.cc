@@ -84,12 +84,40 @@ TEST(ClientTest, EachPoolProbesItsServer) {
   EXPECT_FALSE(s57.serverGeneratesIds());
 }
 
-TEST(ClientTest, AClosedClientRefusesNewSessions) {
+// Connector/C++ 8: "Closing a client invalidates all sessions created from
+// it"; the connection of one in use closes at its next call.
+TEST(ClientTest, AClosedClientEndsItsSessionsInUse) {
   Client pool(uri80());
   Session s = pool.getSession();
+  const auto id = connection_id(s);
   pool.close();
   EXPECT_THROW(pool.getSession(), Error);
-  EXPECT_EQ(s.sql("SELECT 1").execute().fetchOne()[0].get<int>(), 1); // in use: still works
+  try {
+    s.sql("SELECT 1").execute();
+    ADD_FAILURE() << "a session of a closed client still runs statements";
+  } catch (const Error& e) {
+    EXPECT_TRUE(e.isClientError()) << e.what();
+    EXPECT_NE(std::string(e.what()).find("its Client was closed"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(s.getSchema("mysql", true), Error); // and stays ended
+  Session other(uri80());
+  for (int i = 0; i < 50; ++i) { // the server sees the close shortly after
+    auto n = other.sql("SELECT COUNT(*) FROM information_schema.processlist WHERE id = ?")
+                 .bind(id)
+                 .execute()
+                 .fetchOne()[0]
+                 .get<int>();
+    if (n == 0) return;
+    std::this_thread::sleep_for(20ms);
+  }
+  ADD_FAILURE() << "connection " << id << " is still open";
+}
+
+// A Client destroyed (not closed) only stops pooling, as Connector/C++ 8's
+// pool outlives its Client while sessions hold it.
+TEST(ClientTest, ADestroyedClientLeavesItsSessionsWorking) {
+  Session s = Client(uri80()).getSession();
+  EXPECT_EQ(s.sql("SELECT 1").execute().fetchOne()[0].get<int>(), 1);
 }
 
 TEST(ClientTest, AssigningOverAPooledSessionReturnsItsConnection) {
