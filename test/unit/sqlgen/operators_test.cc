@@ -153,6 +153,23 @@ TEST(SqlgenOperators, ContInAndOverlaps) {
        sql("JSON_CONTAINS(JSON_EXTRACT(doc,'$.tags'),JSON_COMPACT('[1]'))"), doc},
       {"cont_in other operator", op("cont_in", {op("+", {num(1), num(2)}), tags}),
        error(5154, "CONT_IN expression requires operator that produce a JSON value."), doc},
+      {"cont_in integer beyond 2^53: exact, as MySQL compares integers",
+       op("cont_in", {lit(s_uint(9223372036854775801u)), tags}),
+       sql("(JSON_CONTAINS(JSON_EXTRACT(doc,'$.tags'),'9223372036854775801') AND "
+           "(JSON_EQUALS(JSON_EXTRACT(doc,'$.tags'),'9223372036854775801') OR EXISTS(SELECT 1 "
+           "FROM JSON_TABLE(JSON_EXTRACT(doc,'$.tags'),'$[*]' COLUMNS(v JSON PATH '$')) AS jt "
+           "WHERE JSON_EQUALS(jt.v,'9223372036854775801'))))"),
+       doc},
+      {"not_cont_in negative integer beyond 2^53",
+       op("not_cont_in", {num(-9007199254740993), column("c")}),
+       sql("NOT (JSON_CONTAINS(`c`,'-9007199254740993') AND (JSON_EQUALS(`c`,'-9007199254740993') "
+           "OR EXISTS(SELECT 1 FROM JSON_TABLE(`c`,'$[*]' COLUMNS(v JSON PATH '$')) AS jt WHERE "
+           "JSON_EQUALS(jt.v,'-9007199254740993'))))")},
+      {"cont_in 2^53 itself: a double holds it", op("cont_in", {num(9007199254740992), tags}),
+       sql("JSON_CONTAINS(JSON_EXTRACT(doc,'$.tags'),'9007199254740992')"), doc},
+      {"cont_in big integer, target not an identifier",
+       op("cont_in", {num(9007199254740993), fn("JSON_ARRAY", {num(1)})}),
+       sql("JSON_CONTAINS(JSON_ARRAY(1),'9007199254740993')")},
       {"cont_in, 3 operands", op("cont_in", {num(1), tags, tags}),
        error(5151, "CONT_IN expression requires two parameters."), doc},
       {"overlaps", op("overlaps", {tags, array({str("a"), str("b")})}),

@@ -183,6 +183,36 @@ void write_cast(expr_writer& w, const Operator& o) {
   w.put(")");
 }
 
+// An integer literal that a double cannot hold exactly (beyond 2^53).
+bool is_inexact_integer(const Scalar& s) {
+  constexpr std::uint64_t exact = std::uint64_t{1} << 53;
+  if (s.type() == Scalar::V_UINT) return s.v_unsigned_int() > exact;
+  if (s.type() != Scalar::V_SINT) return false;
+  const std::int64_t v = s.v_signed_int();
+  return v > static_cast<std::int64_t>(exact) || v < -static_cast<std::int64_t>(exact);
+}
+
+// `N cont_in target` for an integer literal N beyond 2^53 and a column or
+// document path: MariaDB's JSON_CONTAINS compares JSON numbers as doubles,
+// so 9223372036854775801 would match ...800; MySQL compares integers
+// exactly. JSON_CONTAINS still decides which values may match, and
+// JSON_EQUALS (exact on numbers) confirms: the target itself, or one element
+// of a target array (MySQL: a scalar is contained in an array when it is
+// contained in one of its elements). Not covered: N inside an array nested
+// in the target array, which JSON_CONTAINS alone matches. The target is
+// written three times, so only identifiers (which hold no `?`) qualify.
+bool write_exact_integer_cont_in(expr_writer& w, const Operator& o) {
+  const Scalar* n = w.literal_of(o.param(0));
+  if (!n || !is_inexact_integer(*n) || o.param(1).type() != Mysqlx::Expr::Expr::IDENT) return false;
+  std::string candidate;
+  expr_writer(w.ctx(), candidate).json_literal(*n);
+  const std::string target = w.text(o.param(1));
+  w.put("(JSON_CONTAINS(" + target + "," + candidate + ") AND (JSON_EQUALS(" + target + "," +
+        candidate + ") OR EXISTS(SELECT 1 FROM JSON_TABLE(" + target +
+        ",'$[*]' COLUMNS(v JSON PATH '$')) AS jt WHERE JSON_EQUALS(jt.v," + candidate + "))))");
+  return true;
+}
+
 void write_binary(expr_writer& w, const Operator& o, std::string_view sql, bool unquote_a,
                   bool unquote_b) {
   w.put("(");
@@ -287,6 +317,7 @@ void expr_writer::op(const Operator& o) {
   case kind::cont_in:
     need_args(n == 2, "CONT_IN expression requires two parameters.");
     put(d->sql);
+    if (write_exact_integer_cont_in(*this, o)) break;
     put("JSON_CONTAINS(");
     json_only(o.param(1), "CONT_IN");
     put(",");

@@ -42,6 +42,31 @@ TEST(Crud80, UpdateSetsAFieldAndRefusesToChangeId) {
   EXPECT_EQ(error_of(s.c.reply().back()).code(), 5053u);
 }
 
+// MariaDB's JSON_CONTAINS compares numbers as doubles; MySQL's compares
+// integers exactly (Oracle's Crud.PS_table_update: `...801 in c2->$.age`).
+TEST(Crud80, ContInComparesBigIntegersExactly) {
+  crud_session s;
+  auto ins = s.c.insert_json(s.schema, "c",
+                             {R"({"_id":"n0","age":9223372036854775800})",
+                              R"({"_id":"n1","age":9223372036854775801})",
+                              R"({"_id":"n2","age":[1,9223372036854775801]})",
+                              R"({"_id":"n3","age":[9223372036854775800]})"});
+  ASSERT_TRUE(is(ins.back(), server_msg::sql_stmt_execute_ok)) << describe(ins);
+  Mysqlx::Crud::Find f;
+  s.target(f);
+  *f.mutable_criteria() =
+      binary("cont_in", sqlgen_test::lit(sqlgen_test::s_uint(9223372036854775801u)), member("age"));
+  auto* order = f.add_order();
+  *order->mutable_expr() = member("_id");
+  s.c.send(client_msg::crud_find, f);
+  auto r = s.c.reply();
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  const auto docs = column_strings(r);
+  ASSERT_EQ(docs.size(), 2u) << describe(r);
+  EXPECT_NE(docs[0].find("\"n1\""), std::string::npos) << docs[0];
+  EXPECT_NE(docs[1].find("\"n2\""), std::string::npos) << docs[1];
+}
+
 TEST(Crud80, DeleteReportsRowsAffected) {
   crud_session s;
   Mysqlx::Crud::Delete d;
