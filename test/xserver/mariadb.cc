@@ -39,7 +39,24 @@ std::optional<mariadb_conn> mariadb_conn::connect(const std::string& socket,
       return std::nullopt;
     }
   }
+  if (!conn.raw_results()) {
+    err = conn.last_error();
+    return std::nullopt;
+  }
   return conn;
+}
+
+// MySQL's X Plugin gets every column's text in the column's own character
+// set, with the column's own length (Protocol_callback passes Send_field and
+// the value through unconverted), and converts only the bytes itself
+// (row_encoder.h). MariaDB would convert to utf8mb4 and report the converted
+// length (VARCHAR(10) latin2: 40 instead of 10), so the connection asks for
+// no conversion. The handshake (utf8mb4) and COM_CHANGE_USER set
+// character_set_results again, COM_RESET_CONNECTION resets it: each is
+// followed by this.
+bool mariadb_conn::raw_results() {
+  static constexpr std::string_view set = "SET character_set_results = NULL";
+  return mysql_real_query(m_mysql.get(), set.data(), set.size()) == 0;
 }
 
 x_error mariadb_conn::last_error() const {
@@ -100,7 +117,7 @@ std::string mariadb_conn::quote(std::string_view text) const {
 }
 
 bool mariadb_conn::reset() {
-  return mysql_reset_connection(m_mysql.get()) == 0;
+  return mysql_reset_connection(m_mysql.get()) == 0 && raw_results();
 }
 
 std::uint64_t mariadb_conn::thread_id() const {

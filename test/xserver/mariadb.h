@@ -13,6 +13,7 @@
 #include <vector>
 
 typedef struct st_mysql MYSQL;
+typedef struct ma_charset_info_st MARIADB_CHARSET_INFO;
 
 namespace xserver {
 
@@ -45,6 +46,8 @@ public:
 
 private:
   explicit mariadb_conn(MYSQL* m) : m_mysql(m) {}
+  // character_set_results = NULL: results in each column's own charset.
+  bool raw_results();
   std::unique_ptr<MYSQL, mysql_closer> m_mysql;
 };
 

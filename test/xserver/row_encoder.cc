@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iconv.h>
 #include <mysql.h>
 
 namespace xserver {
@@ -63,6 +64,39 @@ bool is_json_column(const MYSQL_FIELD& f) {
          std::memcmp(fmt.str, "json", 4) == 0;
 }
 
+const MARIADB_CHARSET_INFO* charset_to_convert(const MYSQL_FIELD& f) {
+  constexpr unsigned binary = 63;
+  const x_type t = x_type_of(f);
+  const bool text = (t == x_type::bytes && f.type != MYSQL_TYPE_GEOMETRY &&
+                     f.type != MYSQL_TYPE_NULL && !is_json_column(f)) ||
+                    t == x_type::set || t == x_type::enumeration;
+  if (!text || f.charsetnr == binary) return nullptr;
+  const MARIADB_CHARSET_INFO* cs = mariadb_get_charset_by_nr(f.charsetnr);
+  if (!cs || !cs->csname || std::strcmp(cs->csname, "utf8mb4") == 0) return nullptr;
+  return cs;
+}
+
+std::string to_utf8mb4(std::string_view text, const MARIADB_CHARSET_INFO* from) {
+  // utf8mb3 bytes are utf8mb4 bytes already.
+  if (!from->encoding || std::strcmp(from->encoding, "UTF-8") == 0) return std::string(text);
+  // libmariadb names each charset's iconv encoding; its own
+  // mariadb_convert_string() is a stub (EOPNOTSUPP) in some builds.
+  iconv_t cd = iconv_open("UTF-8", from->encoding);
+  if (cd == reinterpret_cast<iconv_t>(-1)) return std::string(text);
+  // A character of any charset takes at most 4 bytes in utf8mb4, and none
+  // takes fewer than 1 byte in its own.
+  std::string out(text.size() * 4, '\0');
+  char* in = const_cast<char*>(text.data());
+  char* to = out.data();
+  std::size_t in_left = text.size(), out_left = out.size();
+  const bool ok =
+      iconv(cd, &in, &in_left, &to, &out_left) != static_cast<std::size_t>(-1) && in_left == 0;
+  iconv_close(cd);
+  if (!ok) return std::string(text);
+  out.resize(out.size() - out_left);
+  return out;
+}
+
 // Mirrors the X Plugin's Streaming_command_delegate::field_metadata(): which
 // of length, collation and fractional digits each type carries, and the flags.
 void fill_column_metadata(const MYSQL_FIELD& f, bool compact,
@@ -84,14 +118,15 @@ void fill_column_metadata(const MYSQL_FIELD& f, bool compact,
     m.set_collation(63);
   else if ((t == x_type::bytes && !geometry && f.type != MYSQL_TYPE_NULL) || t == x_type::set ||
            t == x_type::enumeration)
-    m.set_collation(f.charsetnr);
+    m.set_collation(charset_to_convert(f) ? results_collation : f.charsetnr);
   if (t == x_type::dbl || t == x_type::flt || t == x_type::decimal) {
     // "Not a fixed number of decimals" is 31 in MySQL, 39 in MariaDB.
     constexpr unsigned mariadb_not_fixed_dec = 39, mysql_not_fixed_dec = 31;
     m.set_fractional_digits(f.decimals == mariadb_not_fixed_dec ? mysql_not_fixed_dec : f.decimals);
   }
-  // The length is the field's display length in bytes, as in the classic
-  // protocol (VARCHAR(10) utf8mb4: 40); ENUM, SET and GEOMETRY have none.
+  // The length is the field's display length in bytes in its own charset
+  // (VARCHAR(10) utf8mb4: 40, latin2: 10, even when sent as utf8mb4); ENUM,
+  // SET and GEOMETRY have none.
   if (!geometry && t != x_type::set && t != x_type::enumeration &&
       !(t == x_type::bytes && f.type == MYSQL_TYPE_NULL))
     m.set_length(static_cast<std::uint32_t>(std::min<std::uint64_t>(f.length, 0xffffffffu)));

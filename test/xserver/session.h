@@ -101,7 +101,9 @@ private:
   // rows_affected_notice: false for Crud.Find, which the X Plugin answers
   // without ROWS_AFFECTED.
   stmt_result execute_sql(std::string_view sql, bool rows_affected_notice = true);
-  void append_row(char** row, const unsigned long* lengths, const std::vector<int>& types);
+  // convert[i]: the charset column i's text is converted from (row_encoder.h).
+  void append_row(char** row, const unsigned long* lengths, const std::vector<int>& types,
+                  const std::vector<const MARIADB_CHARSET_INFO*>& convert);
   // After a successful statement: warnings, message, rows affected, insert id
   // (if > 0), generated document ids (if any), StmtExecuteOk.
   void send_ok_notices(std::uint64_t affected, std::uint64_t insert_id, const std::string& info,

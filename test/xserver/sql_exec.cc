@@ -41,11 +41,15 @@ stmt_result session::on_stmt_execute(const std::string& payload) {
   return make_error(errc::x_invalid_namespace, "Unknown namespace " + ns);
 }
 
-void session::append_row(char** row, const unsigned long* lengths, const std::vector<int>& types) {
+void session::append_row(char** row, const unsigned long* lengths, const std::vector<int>& types,
+                         const std::vector<const MARIADB_CHARSET_INFO*>& convert) {
   std::string payload;
   for (std::size_t i = 0; i < types.size(); ++i) {
     std::string field;
-    if (row[i] && types[i] == json_column) {
+    if (row[i] && convert[i]) {
+      encode_value(static_cast<x_type>(types[i]), to_utf8mb4({row[i], lengths[i]}, convert[i]),
+                   field);
+    } else if (row[i] && types[i] == json_column) {
       // MariaDB returns JSON as it was written; MySQL prints its binary form.
       const std::string_view text(row[i], lengths[i]);
       const auto mysql =
@@ -73,14 +77,16 @@ stmt_result session::execute_sql(std::string_view sql, bool rows_affected_notice
       const unsigned n = mysql_num_fields(res);
       MYSQL_FIELD* fields = mysql_fetch_fields(res);
       std::vector<int> types(n);
+      std::vector<const MARIADB_CHARSET_INFO*> convert(n);
       for (unsigned i = 0; i < n; ++i) {
         Mysqlx::Resultset::ColumnMetaData meta;
         fill_column_metadata(fields[i], m_compact_metadata, meta);
         types[i] = is_json_column(fields[i]) ? json_column : static_cast<int>(x_type_of(fields[i]));
+        convert[i] = charset_to_convert(fields[i]);
         m_out.add(server_msg::resultset_column_meta_data, meta);
       }
       while (MYSQL_ROW row = mysql_fetch_row(res)) {
-        append_row(row, mysql_fetch_lengths(res), types);
+        append_row(row, mysql_fetch_lengths(res), types, convert);
         if (m_out.bytes().size() > 262144 && !m_hold_output) flush();
       }
       const bool failed = mysql_errno(m) != 0;

@@ -137,6 +137,34 @@ TEST(ColumnMetadata, AsTheXPluginSendsIt) {
   EXPECT_FALSE(n.has_collation());
 }
 
+// The X Plugin's get_valid_charset_collation(): a text column not in
+// utf8mb4 (nor binary) is named by the results collation, keeps its length.
+TEST(ColumnMetadata, OtherCharsetsAreSentAsUtf8mb4) {
+  constexpr unsigned latin2_general_ci = 9, utf8mb3_general_ci = 33, utf8mb4_bin = 46;
+  const auto l = meta(field(MYSQL_TYPE_VAR_STRING, 10, 0, latin2_general_ci));
+  EXPECT_EQ(l.length(), 10u);
+  EXPECT_EQ(l.collation(), results_collation);
+  EXPECT_EQ(meta(field(MYSQL_TYPE_VAR_STRING, 12, 0, utf8mb3_general_ci)).collation(),
+            results_collation);
+  EXPECT_EQ(meta(field(MYSQL_TYPE_VAR_STRING, 16, 0, utf8mb4_bin)).collation(), utf8mb4_bin);
+  EXPECT_EQ(charset_to_convert(field(MYSQL_TYPE_VAR_STRING, 16, 0, utf8mb4_bin)), nullptr);
+  EXPECT_EQ(charset_to_convert(field(MYSQL_TYPE_BLOB, 16, 0, 63)), nullptr);
+  EXPECT_EQ(charset_to_convert(field(MYSQL_TYPE_LONG, 11, 0, latin2_general_ci)), nullptr);
+  const MARIADB_CHARSET_INFO* latin2 =
+      charset_to_convert(field(MYSQL_TYPE_VAR_STRING, 10, 0, latin2_general_ci));
+  ASSERT_NE(latin2, nullptr);
+  EXPECT_EQ(to_utf8mb4("Mog\xea", latin2), "Mog\xc4\x99"); // ę
+  const MARIADB_CHARSET_INFO* utf8mb3 =
+      charset_to_convert(field(MYSQL_TYPE_STRING, 3, 0, utf8mb3_general_ci));
+  ASSERT_NE(utf8mb3, nullptr);
+  EXPECT_EQ(to_utf8mb4("\xc4\x99", utf8mb3), "\xc4\x99");
+  // Bytes that are not text of the charset go unchanged, as the X Plugin's
+  // Convert_if_necessary sends them on a conversion error.
+  const MARIADB_CHARSET_INFO* sjis = charset_to_convert(field(MYSQL_TYPE_STRING, 3, 0, 13));
+  ASSERT_NE(sjis, nullptr);
+  EXPECT_EQ(to_utf8mb4("\x81", sjis), "\x81");
+}
+
 Mysqlx::Expect::Open open_with(std::vector<std::pair<unsigned, std::string>> conds) {
   Mysqlx::Expect::Open o;
   for (const auto& [k, v] : conds) {

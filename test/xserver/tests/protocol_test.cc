@@ -2,6 +2,7 @@
 // size limit, on the 8.0 fixture.
 #include "mysqlx_expect.pb.h"
 #include "mysqlx_resultset.pb.h"
+#include "mysqlx_session.pb.h"
 #include "mysqlx_sql.pb.h"
 #include "test/xserver/tests/xclient.h"
 
@@ -100,6 +101,64 @@ TEST(Sql80, ResultSetMetadataRowsAndNotices) {
   // FetchDone, ROWS_AFFECTED, StmtExecuteOk close the reply.
   EXPECT_TRUE(is(r[r.size() - 3], server_msg::resultset_fetch_done));
   EXPECT_EQ(notice_of(r[r.size() - 2]).param, 4);
+}
+
+// As MySQL's X Plugin: a column's length is its own (VARCHAR(10) latin2: 10,
+// not 40), a charset other than utf8mb4 is sent converted to utf8mb4 under
+// the utf8mb4 collation, and a utf8mb4 column keeps its own collation
+// (Oracle's Types.string).
+TEST(Sql80, TextColumnsKeepTheirLengthAndArriveAsUtf8mb4) {
+  xclient c = authed(env_port("XS_PORT_80"));
+  const std::string db = unique_name("cs");
+  c.sql("CREATE DATABASE " + db);
+  c.sql("CREATE TABLE " + db +
+        ".t (l VARCHAR(10) COLLATE latin2_general_ci, u3 VARCHAR(4) CHARACTER SET utf8mb3,"
+        " b VARCHAR(4) COLLATE utf8mb4_bin, e ENUM('\xc5\x82"
+        "a') CHARACTER SET latin2,"
+        " v VARBINARY(4))");
+  auto ins = c.sql("INSERT INTO " + db +
+                   ".t VALUES ('Mog\xc4\x99', '\xc4\x99', '\xf0\x9f\x98\x80', '\xc5\x82"
+                   "a', 'x')");
+  ASSERT_TRUE(is(ins.back(), server_msg::sql_stmt_execute_ok)) << describe(ins);
+  auto r = c.sql("SELECT * FROM " + db + ".t");
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  std::vector<Mysqlx::Resultset::ColumnMetaData> meta;
+  Mysqlx::Resultset::Row row;
+  for (const auto& f : r) {
+    if (is(f, server_msg::resultset_column_meta_data))
+      meta.emplace_back().ParseFromString(f.payload);
+    if (is(f, server_msg::resultset_row)) row.ParseFromString(f.payload);
+  }
+  ASSERT_EQ(meta.size(), 5u);
+  EXPECT_EQ(meta[0].length(), 10u);
+  EXPECT_EQ(meta[0].collation(), 45u); // utf8mb4_general_ci: converted
+  EXPECT_EQ(meta[1].length(), 12u);
+  EXPECT_EQ(meta[1].collation(), 45u);
+  EXPECT_EQ(meta[2].length(), 16u);
+  EXPECT_EQ(meta[2].collation(), 46u); // utf8mb4_bin: its own
+  EXPECT_EQ(meta[3].collation(), 45u);
+  EXPECT_EQ(meta[4].collation(), 63u); // binary: its own
+  ASSERT_EQ(row.field_size(), 5);
+  EXPECT_EQ(row.field(0), std::string("Mog\xc4\x99\0", 6));
+  EXPECT_EQ(row.field(1), std::string("\xc4\x99\0", 3));
+  EXPECT_EQ(row.field(2), std::string("\xf0\x9f\x98\x80\0", 5));
+  EXPECT_EQ(row.field(3), std::string("\xc5\x82"
+                                      "a\0",
+                                      4));
+  EXPECT_EQ(row.field(4), std::string("x\0", 2));
+  // COM_RESET_CONNECTION (Session.Reset) keeps it so.
+  Mysqlx::Session::Reset reset;
+  reset.set_keep_open(true);
+  c.send(client_msg::sess_reset, reset);
+  ASSERT_TRUE(is(c.reply().back(), server_msg::ok));
+  r = c.sql("SELECT l FROM " + db + ".t");
+  for (const auto& f : r)
+    if (is(f, server_msg::resultset_column_meta_data)) {
+      Mysqlx::Resultset::ColumnMetaData m;
+      m.ParseFromString(f.payload);
+      EXPECT_EQ(m.length(), 10u);
+    }
+  c.sql("DROP DATABASE " + db);
 }
 
 TEST(Sql80, ErrorsKeepMariaDbCodeAndSqlState) {
