@@ -28,13 +28,18 @@ bool host_matches(std::string_view pattern, std::string_view host) {
 
 struct account {
   std::string host, hash, plugin;
+  // The plugin a MySQL statement named (account_stmt.h), else MariaDB's.
+  std::string mysql_plugin;
 };
 
 // The most specific account entry for user@host: an exact host beats a
 // pattern, as in MySQL's ordering of the user table.
 std::optional<account> find_account(mariadb_conn& db, const std::string& user,
                                     const std::string& host) {
-  auto rows = db.select("SELECT Host, authentication_string, plugin FROM mysql.user WHERE User=" +
+  auto rows = db.select("SELECT u.Host, u.authentication_string, u.plugin,"
+                        " JSON_VALUE(g.Priv, '$.xserverd_mysql_plugin') FROM mysql.user u"
+                        " LEFT JOIN mysql.global_priv g ON g.User = u.User AND g.Host = u.Host"
+                        " WHERE u.User=" +
                         db.quote(user));
   if (!rows) return std::nullopt;
   std::optional<account> best;
@@ -48,7 +53,9 @@ std::optional<account> find_account(mariadb_conn& db, const std::string& user,
       rank = h == "%" ? 0 : 1;
     if (rank > best_rank) {
       best_rank = rank;
-      best = account{h, r[1].value_or(""), r[2].value_or("")};
+      best = account{h, r[1].value_or(""), r[2].value_or(""), r[3].value_or("")};
+      if (best->mysql_plugin.empty())
+        best->mysql_plugin = best->plugin.empty() ? "mysql_native_password" : best->plugin;
     }
   }
   return best;
@@ -108,13 +115,24 @@ void session::verify_credentials(const std::string& auth_data) {
   const std::string& host = m_peer_host;
   auto acct = find_account(*db, cred->user, host);
   bool ok = false;
-  if (acct && (acct->plugin == "mysql_native_password" || acct->plugin.empty())) {
+  // MariaDB holds a mysql_native_password hash for every account xserverd
+  // can check, also for those MySQL would hold as caching_sha2_password or
+  // sha256_password (account_stmt.h). As the X Plugin: PLAIN checks the
+  // password for all three and fills the SHA256_MEMORY cache, MYSQL41 only
+  // works for mysql_native_password accounts (auth_mysql41.cc uses the
+  // native verificator alone), SHA256_MEMORY only from the cache.
+  const bool checkable =
+      acct && (acct->plugin == "mysql_native_password" || acct->plugin.empty()) &&
+      (acct->mysql_plugin == "mysql_native_password" ||
+       acct->mysql_plugin == "caching_sha2_password" || acct->mysql_plugin == "sha256_password");
+  if (checkable) {
     const std::string key = cred->user + "@" + acct->host;
     if (mech == "PLAIN") {
       ok = same_hash(auth::native_password_hash(cred->secret), acct->hash);
-      if (ok) m_state.cache_sha256(key, auth::sha256_stage2(cred->secret));
+      if (ok) m_state.cache_sha256(key, auth::sha256_stage2(cred->secret), acct->hash);
     } else if (mech == "MYSQL41") {
-      ok = auth::verify_mysql41(acct->hash, m_nonce, cred->secret);
+      ok = acct->mysql_plugin == "mysql_native_password" &&
+           auth::verify_mysql41(acct->hash, m_nonce, cred->secret);
     } else if (auto cached = m_state.cached_sha256(key)) {
       ok = auth::verify_sha256_memory(*cached, m_nonce, cred->secret);
     }

@@ -249,10 +249,10 @@ bool server_state::kill_client(std::uint64_t id, std::uint64_t& sql_session) {
   return true;
 }
 
-void server_state::cache_sha256(const std::string& account,
-                                const std::array<unsigned char, 32>& h2) {
+void server_state::cache_sha256(const std::string& account, const std::array<unsigned char, 32>& h2,
+                                const std::string& stored_hash) {
   std::lock_guard<std::mutex> lock(m_cache_mutex);
-  m_sha256_cache[account] = h2;
+  m_sha256_cache[account] = sha256_entry{h2, stored_hash};
 }
 
 std::optional<std::array<unsigned char, 32>>
@@ -260,7 +260,23 @@ server_state::cached_sha256(const std::string& account) const {
   std::lock_guard<std::mutex> lock(m_cache_mutex);
   auto it = m_sha256_cache.find(account);
   if (it == m_sha256_cache.end()) return std::nullopt;
-  return it->second;
+  return it->second.h2;
+}
+
+void server_state::forget_stale_sha256(
+    const std::function<std::optional<std::string>(const std::string& account)>& current) {
+  std::lock_guard<std::mutex> lock(m_cache_mutex);
+  for (auto it = m_sha256_cache.begin(); it != m_sha256_cache.end();) {
+    if (current(it->first) != it->second.stored_hash)
+      it = m_sha256_cache.erase(it);
+    else
+      ++it;
+  }
+}
+
+void server_state::clear_sha256() {
+  std::lock_guard<std::mutex> lock(m_cache_mutex);
+  m_sha256_cache.clear();
 }
 
 } // namespace xserver

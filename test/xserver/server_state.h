@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -107,10 +108,18 @@ public:
   // no such client.
   bool kill_client(std::uint64_t id, std::uint64_t& sql_session);
 
-  // SHA256_MEMORY cache: account -> SHA256(SHA256(password)), filled by a
-  // successful PLAIN login. The password itself is never stored.
-  void cache_sha256(const std::string& account, const std::array<unsigned char, 32>& h2);
+  // SHA256_MEMORY cache: account ("user@host") -> SHA256(SHA256(password)),
+  // filled by a successful PLAIN login. The password itself is never stored.
+  // `stored_hash` is the account's MariaDB hash then: an entry whose account
+  // is gone or has another hash is stale (forget_stale_sha256).
+  void cache_sha256(const std::string& account, const std::array<unsigned char, 32>& h2,
+                    const std::string& stored_hash);
   std::optional<std::array<unsigned char, 32>> cached_sha256(const std::string& account) const;
+  // Drops the entries for which current(account) is not their stored hash
+  // (nullopt: no such account any more).
+  void forget_stale_sha256(
+      const std::function<std::optional<std::string>(const std::string& account)>& current);
+  void clear_sha256();
 
 private:
   std::string state_file(std::string_view name) const;
@@ -127,7 +136,11 @@ private:
   mutable std::mutex m_clients_mutex;
   std::map<std::uint64_t, client_entry> m_clients;
   mutable std::mutex m_cache_mutex;
-  std::map<std::string, std::array<unsigned char, 32>> m_sha256_cache;
+  struct sha256_entry {
+    std::array<unsigned char, 32> h2;
+    std::string stored_hash;
+  };
+  std::map<std::string, sha256_entry> m_sha256_cache;
 };
 
 } // namespace xserver

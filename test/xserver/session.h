@@ -8,6 +8,7 @@
 #include "cdk/protocol/frame.h"
 #include "mysqlx_datatypes.pb.h"
 #include "mysqlx_prepare.pb.h"
+#include "test/xserver/account_stmt.h"
 #include "test/xserver/compressed_writer.h"
 #include "test/xserver/errors.h"
 #include "test/xserver/expect.h"
@@ -101,6 +102,9 @@ private:
   // rows_affected_notice: false for Crud.Find, which the X Plugin answers
   // without ROWS_AFFECTED.
   stmt_result execute_sql(std::string_view sql, bool rows_affected_notice = true);
+  // After a successful account statement: the MySQL plugins it named are
+  // recorded, stale SHA256_MEMORY cache entries dropped (account_stmt.h).
+  void after_account_statement(std::string_view sql, const std::vector<account_plugin>* plugins);
   // convert[i]: the charset column i's text is converted from (row_encoder.h).
   void append_row(char** row, const unsigned long* lengths, const std::vector<int>& types,
                   const std::vector<const MARIADB_CHARSET_INFO*>& convert);

@@ -4,6 +4,7 @@
 // StmtExecuteOk. MariaDB errors keep MariaDB's code and SQLSTATE.
 #include "mysqlx_resultset.pb.h"
 #include "mysqlx_sql.pb.h"
+#include "test/xserver/account_stmt.h"
 #include "test/xserver/json_text.h"
 #include "test/xserver/row_encoder.h"
 #include "test/xserver/session.h"
@@ -33,12 +34,48 @@ stmt_result session::on_stmt_execute(const std::string& payload) {
     bool handled = false;
     stmt_result r = intercept_xvars(sql, handled);
     if (handled) return r;
-    return execute_sql(sql);
+    const auto account = rewrite_account_statement(sql);
+    r = execute_sql(account ? account->sql : sql);
+    if (!r) after_account_statement(sql, account ? &account->plugins : nullptr);
+    return r;
   }
   if (ns == "mysqlx" || (emulate_57() && ns == "xplugin"))
     return admin_command(ns, msg.stmt(), msg.args());
   if (ns == "xserver_test") return fault_command(msg.stmt(), msg.args());
   return make_error(errc::x_invalid_namespace, "Unknown namespace " + ns);
+}
+
+void session::after_account_statement(std::string_view sql,
+                                      const std::vector<account_plugin>* plugins) {
+  if (plugins) {
+    for (const auto& a : *plugins) {
+      const std::string set =
+          a.plugin == "mysql_native_password"
+              ? "JSON_REMOVE(Priv, '$.xserverd_mysql_plugin')"
+              : "JSON_SET(Priv, '$.xserverd_mysql_plugin', " + m_db->quote(a.plugin) + ")";
+      m_db->exec("UPDATE mysql.global_priv SET Priv = " + set +
+                 " WHERE User = " + m_db->quote(a.user) + " AND Host = " + m_db->quote(a.host));
+    }
+  }
+  switch (sha256_cache_effect(sql)) {
+  case cache_effect::none:
+    return;
+  case cache_effect::clear:
+    return m_state.clear_sha256();
+  case cache_effect::check_accounts: {
+    auto rows = m_db->select("SELECT User, Host, authentication_string FROM mysql.user");
+    if (!rows) return m_state.clear_sha256();
+    std::map<std::string, std::string> hashes;
+    for (const auto& r : *rows)
+      hashes[r[0].value_or("") + "@" + r[1].value_or("")] = r[2].value_or("");
+    m_state.forget_stale_sha256([&](const std::string& account) -> std::optional<std::string> {
+      auto it = hashes.find(account);
+      if (it == hashes.end()) return std::nullopt;
+      return it->second;
+    });
+    return;
+  }
+  }
 }
 
 void session::append_row(char** row, const unsigned long* lengths, const std::vector<int>& types,

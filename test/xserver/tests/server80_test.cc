@@ -146,6 +146,42 @@ TEST(Xserverd80, Sha256MemoryWorksOnlyAfterAPlainLogin) {
   EXPECT_TRUE(is(r.back(), server_msg::sess_authenticate_ok)) << describe(r);
 }
 
+// MySQL's IDENTIFIED WITH caching_sha2_password / sha256_password BY runs on
+// MariaDB (account_stmt.h); as the X Plugin, MYSQL41 refuses such an
+// account, PLAIN takes its password and fills the SHA256_MEMORY cache, and
+// DROP USER empties its entry (mysqlx_cache_cleaner). Oracle's Sess.sha256_memory.
+TEST(Xserverd80, Sha2AccountsLogInWithPlainAndSha256MemoryNotMysql41) {
+  for (const std::string plugin : {"caching_sha2_password", "sha256_password"}) {
+    const std::string name = unique_name("sha2");
+    const std::string account = "'" + name + "'@'%'";
+    auto admin = authed(port80());
+    auto r = admin.sql("CREATE USER " + account + " IDENTIFIED WITH " + plugin + " BY 'pw';");
+    ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+    auto login = [&](const char* mech, const char* pw, bool tls = false) {
+      xclient c(port80());
+      if (tls && !c.start_tls(env("XS_CA_80"))) return false;
+      return is(c.auth(mech, name, pw).back(), server_msg::sess_authenticate_ok);
+    };
+    EXPECT_FALSE(login("MYSQL41", "pw")) << plugin;
+    EXPECT_FALSE(login("SHA256_MEMORY", "pw")) << plugin; // nothing cached yet
+    EXPECT_FALSE(login("PLAIN", "wrong", true)) << plugin;
+    EXPECT_TRUE(login("PLAIN", "pw", true)) << plugin;
+    EXPECT_TRUE(login("SHA256_MEMORY", "pw")) << plugin;
+    EXPECT_FALSE(login("SHA256_MEMORY", "wrong")) << plugin;
+    EXPECT_FALSE(login("MYSQL41", "pw")) << plugin;
+    // Dropped and made again: the cache forgot it.
+    admin.sql("DROP USER " + account);
+    r = admin.sql("CREATE USER " + account + " IDENTIFIED WITH " + plugin + " BY 'pw'");
+    ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+    EXPECT_FALSE(login("SHA256_MEMORY", "pw")) << plugin;
+    // ALTER USER ... WITH mysql_native_password makes MYSQL41 work.
+    r = admin.sql("ALTER USER " + account + " IDENTIFIED WITH mysql_native_password BY 'pw2'");
+    ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+    EXPECT_TRUE(login("MYSQL41", "pw2")) << plugin;
+    admin.sql("DROP USER " + account);
+  }
+}
+
 TEST(Xserverd80, MessagesBeforeAuthenticationAreFatal) {
   xclient c(port80());
   auto r = c.sql("SELECT 1");
