@@ -42,7 +42,12 @@ bool is_string_list(const Value& v) {
 
 // The integer value of `v` if it is an integer within [lo, hi].
 bool integer_in(const Value& v, std::int64_t lo, std::uint64_t hi) {
-  if (v.getType() == Value::UINT64) return v.get<std::uint64_t>() <= hi;
+  if (v.getType() == Value::UINT64) {
+    // A JSON document's non-negative numbers may come as UINT64: "maxSize": 0
+    // must still miss a lower bound of 1.
+    const std::uint64_t u = v.get<std::uint64_t>();
+    return u <= hi && (lo <= 0 || u >= static_cast<std::uint64_t>(lo));
+  }
   if (v.getType() != Value::INT64) return false;
   const std::int64_t i = v.get<std::int64_t>();
   return i >= lo && (i < 0 || static_cast<std::uint64_t>(i) <= hi);

@@ -454,6 +454,9 @@ TEST(ClientSettings, PoolOptionsFromJson) {
 TEST(ClientSettings, Errors) {
   expect_option_error([] { ClientSettings c(ClientOption::POOL_MAX_SIZE, 0); },
                       "ClientOption::POOL_MAX_SIZE: expected a whole number above 0");
+  // The same 0 as an unsigned number, as a JSON document may give it.
+  expect_option_error([] { ClientSettings c(ClientOption::POOL_MAX_SIZE, std::uint64_t{0}); },
+                      "ClientOption::POOL_MAX_SIZE: expected a whole number above 0");
   expect_option_error([] { ClientSettings c(ClientOption::POOL_QUEUE_TIMEOUT, -5); },
                       "ClientOption::POOL_QUEUE_TIMEOUT");
   expect_option_error([] { ClientSettings c(ClientOption::POOLING, 2); }, "true or false");
@@ -464,6 +467,18 @@ TEST(ClientSettings, Errors) {
                       "'pooling.size' is unknown");
   expect_option_error([] { ClientSettings c("mysqlx://u@h", R"({"pooling": 5})"); },
                       "must be an object");
+}
+
+// Connector/C++ 8.3 connects with ssl-mode=required when only SSL_CA is
+// given (its Sess.ssl_session, with a CA file that does not exist): the CA
+// is checked only when VERIFY_CA or VERIFY_IDENTITY is asked for.
+TEST(SessionSettings, SslCaAloneLeavesSslModeRequired) {
+  SessionSettings s(SessionOption::HOST, "h", SessionOption::SSL_CA, "wrong_ca.pem");
+  EXPECT_EQ(connect_options_of(s).tls.mode, cdk::ssl_mode::required);
+  EXPECT_EQ(connect_options_of(SessionSettings("mysqlx://u@h/?ssl-capath=/d")).tls.mode,
+            cdk::ssl_mode::required);
+  s.set(SessionOption::SSL_MODE, SSLMode::VERIFY_CA);
+  EXPECT_EQ(connect_options_of(s).tls.mode, cdk::ssl_mode::verify_ca);
 }
 
 // Connector/C++ 8 takes POOLING as a number too; find() gives it back as set.
