@@ -404,13 +404,15 @@ status connect_options_builder::set_list(id_t id, const std::vector<std::string>
   return ok();
 }
 
-// TLS options that the ssl-mode does not use are ignored, not refused, as
-// Connector/C++ 8 does: ssl-ca with ssl-mode=required, or tls-versions with
-// ssl-mode=disabled. Nor does ssl-ca change the ssl-mode: Connector/C++
-// 8.3's documentation says it implies verify_ca, but its code (and its own
-// test, Sess.ssl_session, with a CA file that does not exist) connects with
-// required, so a program written for it gets what it got there.
 status connect_options_builder::finish() {
+  // TLS options that the ssl-mode does not use are ignored, not refused, as
+  // Connector/C++ 8 does: ssl-ca with ssl-mode=required, or tls-versions with
+  // ssl-mode=disabled. Without ssl-mode, ssl-ca or ssl-capath mean verify_ca,
+  // as Connector/C++'s documentation and MySQL's clients have it: a CA the
+  // user gives is for checking the server. (Connector/C++ 8.3's code leaves
+  // required; a program relying on an unused CA gives ssl-mode=required.)
+  if (!seen(id_t::ssl_mode) && (seen(id_t::ssl_ca) || seen(id_t::ssl_capath)))
+    m_opts.tls.mode = ssl_mode::verify_ca;
   if (m_empty_algorithms) {
     if (seen(id_t::compression) && m_opts.compression == compression_mode::required) {
       return option_error("compression=required contradicts an empty compression-algorithms list");

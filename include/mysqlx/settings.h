@@ -53,7 +53,7 @@ public:
     PWD,                    ///< password; never appears in an error message
     DB,                     ///< default schema
     SSL_MODE,               ///< SSLMode (default REQUIRED)
-    SSL_CA,                 ///< CA file, used by VERIFY_CA/VERIFY_IDENTITY (not implied by it)
+    SSL_CA,                 ///< CA file; implies SSLMode::VERIFY_CA if SSL_MODE is not set
     AUTH,                   ///< AuthMethod
     SOCKET,                 ///< Unix socket path; starts a new fail-over entry
     CONNECT_TIMEOUT,        ///< milliseconds or a std::chrono duration; 0 waits forever

@@ -88,10 +88,10 @@ const good_case k_good[] = {
     {"db?SSL-MODE=DISABLED", "hosts=db:33060 ssl-mode=disabled"},
     {"db?ssl-mode=Required", "hosts=db:33060"},
     {"db?ssl-mode=VERIFY_IDENTITY", "hosts=db:33060 ssl-mode=verify_identity"},
-    // certificates; ssl-ca / ssl-capath alone leave ssl-mode=required, where
-    // they are not used (Connector/C++ 8.3's code and tests)
-    {"db?ssl-ca=/etc/ca.pem", "hosts=db:33060 ca=/etc/ca.pem"},
-    {"db?ssl-capath=/etc/certs", "hosts=db:33060 capath=/etc/certs"},
+    // certificates; ssl-ca / ssl-capath alone imply verify_ca (as documented
+    // for Connector/C++ 8, and as MySQL's clients do)
+    {"db?ssl-ca=/etc/ca.pem", "hosts=db:33060 ssl-mode=verify_ca ca=/etc/ca.pem"},
+    {"db?ssl-capath=/etc/certs", "hosts=db:33060 ssl-mode=verify_ca capath=/etc/certs"},
     {"db?ssl-ca=a.pem&ssl-mode=verify_identity",
      "hosts=db:33060 ssl-mode=verify_identity ca=a.pem"},
     {"db?ssl-mode=verify_ca&ssl-ca=a&ssl-capath=b&ssl-crl=c&ssl-crlpath=d",
