@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <mysqlx/value.h>
 #include <ostream>
+#include <stdexcept>
 
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
@@ -121,10 +122,12 @@ const Value& DbDoc::operator[](const Field& name) const {
         cdk::error::client(cdk::client_errc::usage, "DbDoc: field access on a null document"));
   }
   const Value* v = m_impl->find(name);
-  if (!v) {
-    detail::throw_error(
-        cdk::error::client(cdk::client_errc::usage, "DbDoc: no field named '" + name + "'"));
-  }
+  // A lookup of what is not there is std::out_of_range, as std::map::at()
+  // throws and as Connector/C++ 8 does: programs (and Oracle's own tests)
+  // catch it by that type. It is the one error of the API that is not a
+  // mysqlx::Error; a class deriving from both would make `catch (const
+  // std::exception&)` ambiguous, so that it caught neither.
+  if (!v) throw std::out_of_range("DbDoc: no field named '" + name + "'");
   return *v;
 }
 

@@ -66,7 +66,7 @@ private:
   mutable std::forward_list<std::pair<std::string, Value>> m_scanned;
 };
 
-/// The Values only the connector makes: a DECIMAL and a temporal value read
+/// The Values only the connector makes: a DECIMAL, and a temporal or SET value read
 /// from a row (see include/mysqlx/value.h for what users see of them).
 struct value_access {
   /// A DOUBLE `d` that keeps the exact `text` the server sent.
@@ -78,18 +78,20 @@ struct value_access {
   }
   /// A RAW value whose bytes are `wire` (the X Protocol encoding) and whose
   /// text is `text`.
-  static Value make_temporal(std::string text, std::string_view wire) {
+  static Value make_raw_with_text(std::string text, std::string_view wire) {
     Value v;
     v.m_type = Value::RAW;
-    v.m_flavor = Value::flavor::temporal;
+    v.m_flavor = Value::flavor::raw_with_text;
     v.m_num.u = text.size();
     v.m_str = std::move(text);
     v.m_str.append(wire);
     return v;
   }
   static bool is_decimal(const Value& v) noexcept { return v.m_flavor == Value::flavor::decimal; }
-  static bool is_temporal(const Value& v) noexcept { return v.m_flavor == Value::flavor::temporal; }
-  /// The text of a STRING, DECIMAL or temporal value; the bytes of a RAW one.
+  static bool has_text(const Value& v) noexcept {
+    return v.m_flavor == Value::flavor::raw_with_text;
+  }
+  /// The text of a STRING, DECIMAL, temporal or SET value; the bytes of a RAW one.
   static std::string_view text_of(const Value& v) noexcept { return v.text_part(); }
 };
 

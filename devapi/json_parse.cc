@@ -1,7 +1,7 @@
 // JSON text -> Values, over cdk::json's SAX parser.
 //
-// The parser enforces JSON's syntax, valid UTF-8 and MySQL's nesting limit of
-// 100 levels (cdk::json::max_depth), which also bounds what a hostile
+// The parser enforces JSON's syntax, valid UTF-8 and a nesting limit
+// (read_max_depth, json_parse.h), which also bounds what a hostile
 // "[[[[..." can make us allocate; this file only builds Values.
 //
 // Nested objects keep their place in the text: the parser reports the offset
@@ -41,9 +41,12 @@ public:
 
   bool null() override { return put(Value()); }
   bool boolean(bool b) override { return put(Value(b)); }
-  // Integers that fit in int64_t are INT64, so {"n": 1} reads back as INT64
-  // whatever its sign; only larger ones are UINT64.
-  bool int64(std::int64_t i) override { return put(Value(i)); }
+  // A non-negative integer is UINT64, a negative one INT64, as in
+  // Connector/C++ 8 (code switching on getType() for JSON numbers expects
+  // it); both convert to every integer type they fit.
+  bool int64(std::int64_t i) override {
+    return i >= 0 ? put(Value(static_cast<std::uint64_t>(i))) : put(Value(i));
+  }
   bool uint64(std::uint64_t u) override { return put(Value(u)); }
   bool dbl(double d) override { return put(Value(d)); }
   bool string(std::string_view s) override { return put(Value(std::string(s))); }
@@ -146,7 +149,7 @@ std::optional<Value> simple_scalar(std::string_view t) {
   std::int64_t i = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), i);
   if (ec != std::errc() || end != t.data() + t.size()) return std::nullopt;
-  return Value(i);
+  return i >= 0 ? Value(static_cast<std::uint64_t>(i)) : Value(i); // as builder::int64()
 }
 
 [[noreturn]] void bad_json(const char* what, const cdk::json::parse_result& r) {
@@ -158,7 +161,8 @@ std::optional<Value> simple_scalar(std::string_view t) {
 field_list parse_json_object(const std::shared_ptr<const std::string>& text, std::size_t begin,
                              std::size_t end) {
   builder b(text, begin, true);
-  const auto r = cdk::json::parse(std::string_view(*text).substr(begin, end - begin), b);
+  const auto r =
+      cdk::json::parse(std::string_view(*text).substr(begin, end - begin), b, read_max_depth);
   if (b.root_not_object()) {
     throw_error(cdk::error::client(cdk::client_errc::bad_document,
                                    "DbDoc: the JSON text is not an object"));
@@ -175,7 +179,7 @@ std::optional<Value> parse_json_value(const std::shared_ptr<const std::string>& 
                                       std::size_t begin, std::size_t end) {
   if (auto v = simple_scalar(std::string_view(*text).substr(begin, end - begin))) return v;
   builder b(text, begin, false);
-  if (!cdk::json::parse(std::string_view(*text).substr(begin, end - begin), b).ok())
+  if (!cdk::json::parse(std::string_view(*text).substr(begin, end - begin), b, read_max_depth).ok())
     return std::nullopt;
   return b.take_root();
 }

@@ -71,7 +71,7 @@ void append_json(std::string& out, const Value& v) {
     cdk::json::append_json_string(out, access::text_of(v));
     return;
   case Value::RAW:
-    if (value_access::is_temporal(v)) {
+    if (value_access::has_text(v)) {
       cdk::json::append_json_string(out, value_access::text_of(v));
       return;
     }

@@ -11,7 +11,7 @@ namespace detail {
 /// `[1, "two", 3.0]`, doubles in their shortest exact form (with ".0" when
 /// integral, so they read back as doubles), NaN and infinities as null,
 /// raw bytes as a string of hex digits, DECIMALs as their exact text and
-/// temporal values as strings of their text.
+/// temporal and SET values as strings of their text.
 void append_json(std::string& out, const Value& v);
 
 /// The shortest text that reads back as `d` ("0.1", "1e+300"); "nan", "inf".

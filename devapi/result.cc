@@ -217,9 +217,9 @@ cdk::protocol::value to_protocol(const Value& v) {
   case Value::STRING:
     return pr::value::of_string(v.get<std::string>());
   case Value::RAW: {
-    // A date or time read from a row: its SQL text, which the server parses;
+    // A date, time or SET read from a row: its SQL text, which the server parses;
     // the X Protocol's binary form is only for the server's replies.
-    if (value_access::is_temporal(v))
+    if (value_access::has_text(v))
       return pr::value::of_string(std::string(value_access::text_of(v)));
     const bytes b = v.getRawBytes();
     out.type = pr::value::kind::octets;

@@ -77,32 +77,26 @@ Value decimal_value(const std::string& text) {
   return value_access::make_decimal(text, d);
 }
 
-void append_varint(std::uint64_t v, std::string& out) {
-  for (; v >= 0x80; v >>= 7) out += static_cast<char>((v & 0x7f) | 0x80);
-  out += static_cast<char>(v);
-}
-
-// DATE / DATETIME / TIMESTAMP / TIME: the decoder's text, and the X Protocol
-// bytes it was decoded from, rebuilt from the numbers in that text: the text
-// has one number per varint the server sent ("2024-01-02" three, a fraction
-// a seventh), and TIME a sign byte first. A zero time part that the server
-// left out of a DATETIME or TIMESTAMP is added to the text, not to the bytes.
-Value temporal_value(std::string text, const pr::column_meta& c) {
-  std::string wire;
-  if (c.type == pr::field_type::time) wire += static_cast<char>(text.compare(0, 1, "-") == 0);
-  for (std::size_t pos = 0; pos < text.size();) {
-    if (text[pos] < '0' || text[pos] > '9') {
-      ++pos;
-      continue;
-    }
-    std::uint64_t n = 0;
-    pos = static_cast<std::size_t>(
-        std::from_chars(text.data() + pos, text.data() + text.size(), n).ptr - text.data());
-    append_varint(n, wire);
-  }
+// DATE / DATETIME / TIMESTAMP / TIME: the decoder's text, and the field's
+// bytes exactly as the server sent them (Connector/C++ 8's getRawBytes():
+// 6 bytes for "2014-05-11 10:40", whose zero seconds the server leaves out).
+// A zero time part that the server left out of a DATETIME or TIMESTAMP is
+// added to the text, not to the bytes.
+Value temporal_value(std::string text, std::string_view wire, const pr::column_meta& c) {
   const bool has_time = c.content_type == 2 || (c.flags & 1u) != 0;
   if (c.type == pr::field_type::datetime && has_time && text.size() == 10) text += " 00:00:00";
-  return value_access::make_temporal(std::move(text), wire);
+  return value_access::make_raw_with_text(std::move(text), std::string(wire));
+}
+
+// SET: RAW, as in Connector/C++ 8, with the field's bytes as sent and the
+// SQL text of the set, "a,b,c" ("" for the empty set), as MySQL shows it.
+Value set_value(const pr::value& v, std::string_view wire) {
+  std::string text;
+  for (std::size_t i = 0; i < v.items.size(); ++i) {
+    if (i > 0) text += ',';
+    text += v.items[i].bytes;
+  }
+  return value_access::make_raw_with_text(std::move(text), wire);
 }
 
 // A JSON column: objects stay text until a field is read, like any DbDoc;
@@ -150,7 +144,7 @@ Column make_column(const pr::column_meta& c) {
   return access::make_column(std::move(d));
 }
 
-Value to_value(const pr::value& v, const pr::column_meta& c) {
+Value to_value(const pr::value& v, const pr::column_meta& c, std::string_view wire) {
   switch (v.type) {
   case pr::value::kind::null:
     return Value();
@@ -166,11 +160,12 @@ Value to_value(const pr::value& v, const pr::column_meta& c) {
   case pr::value::kind::string:
     if (c.type == pr::field_type::decimal) return decimal_value(v.bytes);
     if (c.type == pr::field_type::datetime || c.type == pr::field_type::time)
-      return temporal_value(v.bytes, c);
+      return temporal_value(v.bytes, wire, c);
     return Value(v.bytes);
   case pr::value::kind::octets:
     return octets_value(v.bytes, v.content_type, c);
   case pr::value::kind::array: {
+    if (c.type == pr::field_type::set) return set_value(v, wire);
     std::vector<Value> items;
     for (const pr::value& i : v.items) items.push_back(to_value(i, c));
     return access::make_array(std::move(items));
@@ -188,7 +183,7 @@ cdk::result<Value> to_value(std::string_view field, const pr::column_meta& c) {
   }
   auto v = pr::decode_field(c, field);
   if (!v) return std::move(v).err();
-  return to_value(v.value(), c);
+  return to_value(v.value(), c, field);
 }
 
 } // namespace detail

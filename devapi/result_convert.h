@@ -12,8 +12,10 @@ namespace detail {
 
 /// A Column from Mysqlx.Resultset.ColumnMetaData.
 Column make_column(const cdk::protocol::column_meta& c);
-/// One field of a row as a Value, typed by its column.
-Value to_value(const cdk::protocol::value& v, const cdk::protocol::column_meta& c);
+/// One field of a row as a Value, typed by its column; `wire` is the field's
+/// X Protocol bytes, which a date or time keeps as its raw bytes.
+Value to_value(const cdk::protocol::value& v, const cdk::protocol::column_meta& c,
+               std::string_view wire = {});
 /// The same from the field's X Protocol bytes; a BYTES field (text, JSON,
 /// BLOB) goes straight to its Value, without a cdk::protocol::value copy.
 cdk::result<Value> to_value(std::string_view field, const cdk::protocol::column_meta& c);

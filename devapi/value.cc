@@ -9,7 +9,7 @@
 // - bool: from BOOL and integers (non-zero is true: MySQL stores BOOL as
 //   TINYINT);
 // - std::string: from STRING and RAW (bytes are kept as they are), and the
-//   text of DECIMAL and temporal values read from rows;
+//   text of DECIMAL, temporal and SET values read from rows;
 // - bytes: from RAW and STRING; DbDoc: from DOCUMENT, and null from VNULL;
 // - a DECIMAL (a DOUBLE with its text) converts to integers from its text,
 //   exactly, when it has no fractional part and fits the target.
@@ -27,6 +27,7 @@
 #include <mysqlx/error.h>
 #include <mysqlx/value.h>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -66,17 +67,6 @@ const char* type_name(Value::Type t) noexcept {
 }
 template <typename N> [[noreturn]] void range_error(N value, const char* to) {
   usage_error(std::to_string(value) + " does not fit in " + to);
-}
-
-// Whether an integer survives a round trip through F (float or double).
-// 2^63 and 2^64 are exact in both, and casting them back would overflow.
-template <typename F> bool exact_in(std::int64_t i) noexcept {
-  const F f = static_cast<F>(i);
-  return f < F(9223372036854775808.0) && static_cast<std::int64_t>(f) == i;
-}
-template <typename F> bool exact_in(std::uint64_t u) noexcept {
-  const F f = static_cast<F>(u);
-  return f < F(18446744073709551616.0) && static_cast<std::uint64_t>(f) == u;
 }
 
 // The integer value of a DECIMAL's text ("-12", "12.00"), or why there is
@@ -147,12 +137,12 @@ std::uint64_t decimal_to_unsigned(std::string_view text, std::uint64_t hi, const
 
 std::string_view Value::text_part() const noexcept {
   std::string_view all(m_str);
-  return m_flavor == flavor::temporal ? all.substr(0, static_cast<std::size_t>(m_num.u)) : all;
+  return m_flavor == flavor::raw_with_text ? all.substr(0, static_cast<std::size_t>(m_num.u)) : all;
 }
 
 std::string Value::describe() const {
   if (m_flavor == flavor::decimal) return "DECIMAL " + m_str;
-  if (m_flavor == flavor::temporal) return "the date/time " + std::string(text_part());
+  if (m_flavor == flavor::raw_with_text) return "the value '" + std::string(text_part()) + "'";
   return type_name(m_type);
 }
 
@@ -249,6 +239,10 @@ Value::operator unsigned() const {
   return static_cast<unsigned>(u);
 }
 
+// An integer converts to the nearest float or double, as C++ and
+// Connector/C++ 8 convert it (the float of 2^32 - 1 is 2^32). A double does
+// not narrow to float: a DOUBLE column is read as double (Connector/C++ 8
+// refuses it too); a DECIMAL, which keeps its text, gives its nearest float.
 Value::operator double() const {
   switch (m_type) {
   case DOUBLE:
@@ -256,10 +250,8 @@ Value::operator double() const {
   case FLOAT:
     return m_num.f;
   case INT64:
-    if (!exact_in<double>(m_num.i)) usage_error(std::to_string(m_num.i) + " has no exact double");
     return static_cast<double>(m_num.i);
   case UINT64:
-    if (!exact_in<double>(m_num.u)) usage_error(std::to_string(m_num.u) + " has no exact double");
     return static_cast<double>(m_num.u);
   default:
     type_error(describe(), "double");
@@ -271,15 +263,14 @@ Value::operator float() const {
   case FLOAT:
     return m_num.f;
   case DOUBLE:
+    if (m_flavor != flavor::decimal) type_error("a double", "float (read it as double)");
     if (std::isfinite(m_num.d) && std::fabs(m_num.d) > FLT_MAX) {
-      usage_error(detail::format_double(m_num.d) + " does not fit in float");
+      usage_error(describe() + " does not fit in float");
     }
     return static_cast<float>(m_num.d);
   case INT64:
-    if (!exact_in<float>(m_num.i)) usage_error(std::to_string(m_num.i) + " has no exact float");
     return static_cast<float>(m_num.i);
   case UINT64:
-    if (!exact_in<float>(m_num.u)) usage_error(std::to_string(m_num.u) + " has no exact float");
     return static_cast<float>(m_num.u);
   default:
     type_error(describe(), "float");
@@ -320,7 +311,7 @@ Value::operator DbDoc() const {
 
 bytes Value::getRawBytes() const {
   const auto* data = reinterpret_cast<const byte*>(m_str.data());
-  if (m_flavor == flavor::temporal) {
+  if (m_flavor == flavor::raw_with_text) {
     const auto text = static_cast<std::size_t>(m_num.u);
     return bytes(data + text, m_str.size() - text);
   }
@@ -360,9 +351,10 @@ std::size_t Value::elementCount() const {
 
 const Value& Value::operator[](std::size_t pos) const {
   if (m_type != ARRAY) type_error(describe(), "an array");
+  // std::out_of_range, as a missing DbDoc field (dbdoc.cc says why).
   if (pos >= m_arr->size()) {
-    usage_error("index " + std::to_string(pos) + " is out of range for an array of " +
-                std::to_string(m_arr->size()) + " elements");
+    throw std::out_of_range("index " + std::to_string(pos) + " is out of range for an array of " +
+                            std::to_string(m_arr->size()) + " elements");
   }
   return (*m_arr)[pos];
 }
@@ -372,7 +364,7 @@ const Value& Value::operator[](unsigned pos) const {
 }
 
 const Value& Value::operator[](int pos) const {
-  if (pos < 0) usage_error("negative array index " + std::to_string(pos));
+  if (pos < 0) throw std::out_of_range("negative array index " + std::to_string(pos));
   return (*this)[static_cast<std::size_t>(pos)];
 }
 

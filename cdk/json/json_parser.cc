@@ -30,7 +30,8 @@ namespace {
 
 template <typename Stream> class adapter {
 public:
-  adapter(sax_handler& h, Stream& in) : m_h(h), m_in(in) {}
+  adapter(sax_handler& h, Stream& in, std::size_t max_levels)
+      : m_h(h), m_in(in), m_max_levels(max_levels) {}
 
   bool Null() { return m_h.null(); }
   bool Bool(bool b) { return m_h.boolean(b); }
@@ -116,7 +117,7 @@ private:
   }
 
   bool open() noexcept {
-    if (m_depth >= max_depth) {
+    if (m_depth >= m_max_levels) {
       m_too_deep = true;
       return false;
     }
@@ -126,6 +127,7 @@ private:
 
   sax_handler& m_h;
   Stream& m_in; // Tell() is not const on every stream
+  std::size_t m_max_levels;
   std::size_t m_depth = 0;
   bool m_too_deep = false;
   bool m_lone_surrogate = false;
@@ -133,7 +135,8 @@ private:
 };
 
 template <unsigned Extra, typename Stream>
-parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler) {
+parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler,
+                          std::size_t max_levels) {
   constexpr unsigned flags = rapidjson::kParseIterativeFlag |
                              rapidjson::kParseValidateEncodingFlag |
                              rapidjson::kParseNumbersAsStringsFlag | Extra;
@@ -141,14 +144,14 @@ parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler) {
   rapidjson::MemoryPoolAllocator<> pool(buffer, sizeof buffer);
   rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>>
       reader(&pool, 128);
-  adapter<Stream> a(handler, in);
+  adapter<Stream> a(handler, in, max_levels);
   const rapidjson::ParseResult r = reader.template Parse<flags>(in, a);
   parse_result out;
   if (a.too_deep()) {
     out.status = parse_status::too_deep;
     out.offset = r.Offset();
-    static_assert(max_depth == 100, "the message names the limit");
-    out.error = "nested deeper than 100 levels";
+    out.levels = max_levels;
+    out.error = "nested deeper than the limit"; // describe() names it
     return out;
   }
   if (a.too_big()) {
@@ -188,15 +191,18 @@ parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler) {
 
 std::string parse_result::describe() const {
   if (ok()) return std::string();
+  if (status == parse_status::too_deep)
+    return "nested deeper than " + std::to_string(levels) + " levels at offset " +
+           std::to_string(offset);
   std::string_view what(error ? error : "invalid JSON");
   if (!what.empty() && what.back() == '.') what.remove_suffix(1); // RapidJSON's full stop
   return std::string(what) + " at offset " + std::to_string(offset);
 }
 
-parse_result parse(std::string_view text, sax_handler& handler) {
+parse_result parse(std::string_view text, sax_handler& handler, std::size_t max_levels) {
   detail::insitu_copy copy(text);
   rapidjson::InsituStringStream in(copy.data());
-  return parse_stream<rapidjson::kParseInsituFlag>(in, text.size(), handler);
+  return parse_stream<rapidjson::kParseInsituFlag>(in, text.size(), handler, max_levels);
 }
 
 } // namespace cdk::json

@@ -4,9 +4,9 @@
 //
 // What it guarantees (devapi relies on each):
 // - strict RFC 8259 JSON, valid UTF-8 only, any value at the root;
-// - at most max_depth (MySQL's 100) nested objects and arrays: deeper text is
-//   refused before a 101st start event, so a hostile "[[[[..." costs neither
-//   stack nor memory;
+// - at most max_depth (MySQL's 100) nested objects and arrays, or the
+//   limit the caller gives: deeper text is refused before the start event
+//   past it, so a hostile "[[[[..." costs neither stack nor memory;
 // - the offsets of every '{', '[' and of the matching '}' / ']', so a nested
 //   object can be kept as the exact slice of text the user wrote;
 // - integers as int64 when they fit, as uint64 above INT64_MAX, doubles
@@ -51,7 +51,7 @@ protected:
 enum class parse_status : std::uint8_t {
   ok,
   invalid_json, // syntax or encoding error
-  too_deep,     // nested deeper than max_depth
+  too_deep,     // nested deeper than the limit
   stopped,      // the handler returned false
 };
 
@@ -59,15 +59,17 @@ struct parse_result {
   parse_status status = parse_status::ok;
   std::size_t offset = 0;      // where the error was found
   const char* error = nullptr; // static English text naming it, for errors
+  std::size_t levels = 0;      // too_deep: the limit
   bool ok() const noexcept { return status == parse_status::ok; }
   // "Missing a colon after a name of object member at offset 17",
   // "nested deeper than 100 levels at offset 100". Empty when ok().
   std::string describe() const;
 };
 
-// Parses `text` as one JSON value, reporting it to `handler`. Throws nothing
-// of its own but std::bad_alloc (it works on a copy of `text`: on the stack
-// up to 4 KB); what the handler throws passes through.
-parse_result parse(std::string_view text, sax_handler& handler);
+// Parses `text` as one JSON value, nested at most `max_levels` deep,
+// reporting it to `handler`. Throws nothing of its own but std::bad_alloc (it
+// works on a copy of `text`: on the stack up to 4 KB); what the handler
+// throws passes through.
+parse_result parse(std::string_view text, sax_handler& handler, std::size_t max_levels = max_depth);
 
 } // namespace cdk::json

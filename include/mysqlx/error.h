@@ -1,8 +1,10 @@
-// mysqlx::Error: the one exception type of the X DevAPI, and its three kinds.
+// mysqlx::Error: the exception type of the X DevAPI, and its three kinds.
 //
 // Every error the connector throws is a mysqlx::Error (a std::runtime_error,
-// as in Connector/C++ 8). Unlike the official class it carries the error code
-// and the SQLSTATE, and says where the error came from:
+// as in Connector/C++ 8), but one: a DbDoc field or array element that is not
+// there is std::out_of_range, as std::map::at() and Connector/C++ 8 throw.
+// Unlike the official class, mysqlx::Error carries the error code and the
+// SQLSTATE, and says where the error came from:
 //
 //   try { coll.add(doc).execute(); }
 //   catch (const mysqlx::ServerError& e) { if (e.code() == 5116) ...duplicate _id... }

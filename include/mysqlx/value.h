@@ -28,12 +28,14 @@
 //   the server sends them (always 6 digits).
 // - A JSON column holds the Value of its JSON text: an object is a DOCUMENT,
 //   an array an ARRAY of Values (nested documents and arrays included), and a
-//   number, string, true/false or null the matching INT64 (UINT64 above
-//   INT64_MAX), DOUBLE, STRING (decoded, without quotes), BOOL or VNULL, the
-//   same types as DbDoc fields. Connector/C++ 8 makes non-negative JSON
-//   integers UINT64; here they are INT64 when they fit, and both convert to
-//   every integer type they fit.
-// - BIT is UINT64, BLOB and BINARY are RAW, SET is an ARRAY of STRINGs.
+//   number, string, true/false or null the matching UINT64 (an integer of
+//   0 or more, as in Connector/C++ 8) or INT64 (a negative one), DOUBLE,
+//   STRING (decoded, without quotes), BOOL or VNULL, the same types as DbDoc
+//   fields. Both integer types convert to every integer type they fit.
+// - SET is RAW, as in Connector/C++ 8: getRawBytes() gives the X Protocol
+//   bytes, get<std::string>() and print() the SQL text "a,b,c" ("" for the
+//   empty set).
+// - BIT is UINT64, BLOB and BINARY are RAW.
 //
 // Design notes:
 // - Value is a value type, not a pimpl: it is created by the million when
@@ -68,7 +70,7 @@ class DbDoc;
 class Value;
 namespace detail {
 class doc_impl;      // devapi/doc_impl.h
-struct value_access; // devapi/doc_impl.h: DECIMAL and temporal values
+struct value_access; // devapi/doc_impl.h: DECIMAL, temporal and SET values
 } // namespace detail
 
 /// A non-owning view of raw bytes (a BLOB column, a RAW value).
@@ -201,7 +203,7 @@ public:
   operator double() const;
   /// BOOL, or INT64 / UINT64 (non-zero is true); nothing else, not even a DECIMAL.
   explicit operator bool() const;
-  /// STRING or RAW as they are; a DECIMAL or temporal value read from a row: its text.
+  /// STRING or RAW as they are; a DECIMAL, temporal or SET value read from a row: its text.
   explicit operator std::string() const;
   /// The same as a mysqlx::string; also what `std::string s = value;` uses.
   operator string() const; // NOLINT: implicit, as in Connector/C++
@@ -237,7 +239,7 @@ public:
   /// Whether `name` is a top-level field; parses the document on first use
   /// (errc::BAD_DOCUMENT if its text is not a valid JSON object).
   bool hasField(const Field& name) const;
-  /// A top-level field, as DbDoc::operator[]; throws if there is no such field.
+  /// A top-level field, as DbDoc::operator[]; std::out_of_range if there is no such field.
   const Value& operator[](const Field& name) const;
   /// The same; a null pointer is read as the field name "".
   const Value& operator[](const char* name) const;
@@ -252,7 +254,8 @@ public:
   const_iterator end() const;
   /// The number of elements.
   std::size_t elementCount() const;
-  /// The element at `pos`; throws if `pos` is negative or out of range.
+  /// The element at `pos`; std::out_of_range (as std::vector::at() and
+  /// Connector/C++ 8) if `pos` is negative or past the end.
   const Value& operator[](int pos) const;
   /// The element at `pos`; throws if `pos` is out of range.
   const Value& operator[](unsigned pos) const;
@@ -268,9 +271,10 @@ private:
   struct array_tag {};
   Value(std::vector<Value>&& items, array_tag);
   // What a DOUBLE or RAW read from a row also carries (see the top of this
-  // file). decimal: m_str is the exact text. temporal: m_str is the text
+  // file). decimal: m_str is the exact text. raw_with_text (a date, time or
+  // SET): m_str is the text
   // followed by the X Protocol bytes, m_num.u the length of the text.
-  enum class flavor : unsigned char { plain, decimal, temporal };
+  enum class flavor : unsigned char { plain, decimal, raw_with_text };
   std::string_view text_part() const noexcept;
   std::string describe() const;
 
@@ -331,9 +335,11 @@ public:
   bool hasField(const Field& name) const;
   /// The type of a top-level field; throws if there is no such field.
   Value::Type fieldType(const Field& name) const;
-  /// A top-level field (of duplicated names, the last); throws mysqlx::Error
-  /// (errc::USAGE) if there is no such field or the document is null, and the
-  /// parse error if the text is bad. Valid while any copy of this DbDoc lives.
+  /// A top-level field (of duplicated names, the last); throws
+  /// std::out_of_range if there is no such field (as std::map::at() and
+  /// Connector/C++ 8: the one error that is not a mysqlx::Error),
+  /// mysqlx::Error (errc::USAGE) if the document is null, and the parse error
+  /// if the text is bad. Valid while any copy of this DbDoc lives.
   const Value& operator[](const Field& name) const;
   /// The same; a null pointer is read as the field name "".
   const Value& operator[](const char* name) const;

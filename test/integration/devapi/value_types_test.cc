@@ -95,7 +95,7 @@ protected:
     // JSON array: typed elements, nested documents included.
     ASSERT_EQ(r2[6].getType(), Value::ARRAY);
     ASSERT_EQ(r2[6].elementCount(), 5u);
-    EXPECT_EQ(r2[6][0].getType(), Value::INT64);
+    EXPECT_EQ(r2[6][0].getType(), Value::UINT64);
     EXPECT_EQ(r2[6][1].get<std::string>(), "a");
     ASSERT_EQ(r2[6][2].getType(), Value::DOCUMENT);
     EXPECT_EQ(r2[6][2]["b"].get<int>(), 2);
@@ -108,7 +108,7 @@ protected:
 
     // JSON scalars: the matching Values.
     EXPECT_EQ(rows[2][1].get<int>(), 0);
-    EXPECT_EQ(rows[2][6].getType(), Value::INT64);
+    EXPECT_EQ(rows[2][6].getType(), Value::UINT64);
     EXPECT_EQ(rows[2][6].get<int>(), 42);
     EXPECT_EQ(rows[3][6].getType(), Value::STRING);
     EXPECT_EQ(rows[3][6].get<std::string>(), "text");

@@ -85,6 +85,12 @@ TEST(JsonParser, DepthLimitIsMySqls) {
   EXPECT_EQ(res.describe(), "nested deeper than 100 levels at offset 100");
   // Refused before the 101st start event reached the handler.
   EXPECT_EQ(r2.log.find("[100"), std::string::npos);
+  // A caller's own limit: 101 levels pass under 101, not under 100.
+  recorder own_limit;
+  EXPECT_TRUE(parse(deep, own_limit, 101).ok());
+  recorder past_own_limit;
+  EXPECT_EQ(parse(std::string(102, '[') + std::string(102, ']'), past_own_limit, 101).describe(),
+            "nested deeper than 101 levels at offset 101");
 
   // Objects count the same; a million levels is refused as quickly.
   std::string mixed;
