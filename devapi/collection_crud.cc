@@ -90,9 +90,12 @@ Result Collection::removeOne(const std::string& id) {
   return remove("_id = :id").bind("id", id).execute();
 }
 Result Collection::replaceOne(const std::string& id, const Value& doc) {
-  const std::string text = with_given_id(id, doc);
   CollectionModify m = modify("_id = :id");
-  add_op(access::impl(m), Op::ITEM_SET, "$", Value(DbDoc(text)));
+  // An expr() document is the server's to evaluate (`{"n": n + 1}` reads the
+  // stored document), as in Connector/C++ 8.
+  if (access::is_expression(doc)) detail::check_replacement_id(doc, id);
+  const Value replacement = access::is_expression(doc) ? doc : Value(DbDoc(with_given_id(id, doc)));
+  add_op(access::impl(m), Op::ITEM_SET, "$", replacement);
   return m.bind("id", id).execute();
 }
 Result Collection::addOrReplaceOne(const std::string& id, const Value& doc) {
@@ -130,10 +133,12 @@ CollectionFind& CollectionFind::set_sort(std::vector<std::string>&& specs) {
 // limit() and offset() do not deallocate: a prepared statement takes their
 // values with each Execute (prepared.cc).
 CollectionFind& CollectionFind::limit(std::uint64_t rows) {
+  m_impl->limit_changing();
   m_impl->limit = rows;
   return *this;
 }
 CollectionFind& CollectionFind::offset(std::uint64_t rows) {
+  m_impl->limit_changing();
   m_impl->offset = rows;
   return *this;
 }
@@ -199,6 +204,7 @@ CollectionModify& CollectionModify::set_sort(std::vector<std::string>&& specs) {
   return *this;
 }
 CollectionModify& CollectionModify::limit(std::uint64_t rows) {
+  m_impl->limit_changing();
   m_impl->limit = rows;
   return *this;
 }
@@ -219,6 +225,7 @@ CollectionRemove& CollectionRemove::set_sort(std::vector<std::string>&& specs) {
   return *this;
 }
 CollectionRemove& CollectionRemove::limit(std::uint64_t rows) {
+  m_impl->limit_changing();
   m_impl->limit = rows;
   return *this;
 }

@@ -7,6 +7,7 @@
 #include "devapi/json_parse.h"
 #include "devapi/throw_error.h"
 #include "mysqlx_crud.pb.h"
+#include "mysqlx_expr.pb.h"
 
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
@@ -47,6 +48,39 @@ void value_expr(const Value& v, cdk::expr_mode m, cdk::placeholder_map& ph, pb::
     return;
   default:
     literal(v, out);
+  }
+}
+
+// A collection find's HAVING names the projection's aliases: `my_age = 5`
+// parses as the document path $.my_age, which the server would look for in
+// the grouped documents, where it is not. What Connector/C++ 8 sends, and
+// the X Plugin reads as the alias: the path's first member becomes the
+// column name, and the rest stays its document path (`a.b` is a->$.b).
+void paths_to_aliases(pb::Expr::Expr& e) {
+  switch (e.type()) {
+  case pb::Expr::Expr::IDENT: {
+    auto& id = *e.mutable_identifier();
+    if (id.has_name() || id.document_path_size() == 0 ||
+        id.document_path(0).type() != pb::Expr::DocumentPathItem::MEMBER)
+      return;
+    id.set_name(id.document_path(0).value());
+    id.mutable_document_path()->DeleteSubrange(0, 1);
+    return;
+  }
+  case pb::Expr::Expr::OPERATOR:
+    for (auto& p : *e.mutable_operator_()->mutable_param()) paths_to_aliases(p);
+    return;
+  case pb::Expr::Expr::FUNC_CALL:
+    for (auto& p : *e.mutable_function_call()->mutable_param()) paths_to_aliases(p);
+    return;
+  case pb::Expr::Expr::OBJECT:
+    for (auto& f : *e.mutable_object()->mutable_fld()) paths_to_aliases(*f.mutable_value());
+    return;
+  case pb::Expr::Expr::ARRAY:
+    for (auto& v : *e.mutable_array()->mutable_value()) paths_to_aliases(v);
+    return;
+  default:
+    return;
   }
 }
 
@@ -111,11 +145,22 @@ void build_find(const statement_impl& st, pb::Crud::Find& msg) {
   cdk::placeholder_map ph;
   set_common(st, ph, msg, true);
   if (!st.table && st.fields.size() == 1 && access::is_expression(st.fields[0])) {
-    // fields(expr("{'a': a}")): the object is the document returned.
-    auto* p = msg.add_projection();
-    check(cdk::parse_expr(access::text_of(st.fields[0]), mode(st), ph, *p->mutable_source()));
-    if (p->source().type() != pb::Expr::Expr::OBJECT)
-      check(cdk::parse_projection(access::text_of(st.fields[0]), mode(st), ph, *p));
+    // fields(expr("{'a': a, 'b': {'c': x}}")): the object is the document
+    // returned. Each of its fields is a projection aliased by its key, as
+    // Connector/C++ 8 sends it: the X Plugin refuses a document projection
+    // without an alias ("Invalid projection target name").
+    pb::Expr::Expr object;
+    check(cdk::parse_expr(access::text_of(st.fields[0]), mode(st), ph, object));
+    if (object.type() == pb::Expr::Expr::OBJECT) {
+      for (auto& f : *object.mutable_object()->mutable_fld()) {
+        auto* p = msg.add_projection();
+        p->set_alias(f.key());
+        p->mutable_source()->Swap(f.mutable_value());
+      }
+    } else {
+      check(cdk::parse_projection(access::text_of(st.fields[0]), mode(st), ph,
+                                  *msg.add_projection()));
+    }
   } else {
     for (const Value& f : st.fields) {
       if (f.getType() != Value::STRING) usage("fields(): a projection must be a string");
@@ -124,8 +169,10 @@ void build_find(const statement_impl& st, pb::Crud::Find& msg) {
   }
   for (const std::string& g : st.group_by)
     check(cdk::parse_expr(g, mode(st), ph, *msg.add_grouping()));
-  if (!st.having.empty())
+  if (!st.having.empty()) {
     check(cdk::parse_expr(st.having, mode(st), ph, *msg.mutable_grouping_criteria()));
+    if (!st.table) paths_to_aliases(*msg.mutable_grouping_criteria());
+  }
   if (st.lock != 0) {
     msg.set_locking(st.lock == 1 ? pb::Crud::Find::SHARED_LOCK : pb::Crud::Find::EXCLUSIVE_LOCK);
     if (st.contention == LockContention::NOWAIT) msg.set_locking_options(pb::Crud::Find::NOWAIT);
@@ -149,6 +196,25 @@ void check_field_name(const std::string& name, const char* what) {
   if (name.empty()) usage(std::string(what) + ": the field or column name is empty");
 }
 
+void check_replacement_id(const Value& expression, const std::string& id) {
+  cdk::placeholder_map ph;
+  pb::Expr::Expr e;
+  check(cdk::parse_expr(access::text_of(expression), cdk::expr_mode::document, ph, e));
+  if (e.type() != pb::Expr::Expr::OBJECT) return; // the server says what is wrong
+  for (const auto& f : e.object().fld()) {
+    if (f.key() != "_id" || f.value().type() != pb::Expr::Expr::LITERAL) continue;
+    const auto& s = f.value().literal();
+    const std::string* given = s.has_v_string()   ? &s.v_string().value()
+                               : s.has_v_octets() ? &s.v_octets().value()
+                                                  : nullptr;
+    if (given && *given != id)
+      throw_error(cdk::error::client(cdk::client_errc::bad_document,
+                                     "the document's _id \"" + *given +
+                                         "\" differs from the id given (\"" + id +
+                                         "\"); nothing was sent"));
+  }
+}
+
 void build_update(const statement_impl& st, pb::Crud::Update& msg) {
   cdk::placeholder_map ph;
   const char* what = st.table ? "update()" : "modify()";
@@ -164,6 +230,12 @@ void build_update(const statement_impl& st, pb::Crud::Update& msg) {
       check(cdk::parse_update_path(op.path, mode(st), *u->mutable_source()));
     else
       u->mutable_source(); // the whole document
+    // A table's set() of a JSON column's path (`doc->$.name`) changes an
+    // item of its document: ITEM_SET, as Connector/C++ 8 sends it; the X
+    // Plugin's SET takes a whole column only.
+    if (st.table && op.kind == pb::Crud::UpdateOperation::SET &&
+        u->source().document_path_size() > 0)
+      u->set_operation(pb::Crud::UpdateOperation::ITEM_SET);
     if (op.kind == pb::Crud::UpdateOperation::MERGE_PATCH) {
       value_expr(patch_value(op.value.get<std::string>()), mode(st), ph, *u->mutable_value());
     } else if (op.kind != pb::Crud::UpdateOperation::ITEM_REMOVE) {

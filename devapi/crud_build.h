@@ -27,6 +27,10 @@ const Mysqlx::Crud::Delete& rebuild_delete(statement_impl& st);
 /// Throws a ClientError naming `what` when a field or column name is empty
 /// (a null `const char*` arrives as one).
 void check_field_name(const std::string& name, const char* what);
+/// replaceOne(id, expr("{...}")): a client error, before anything is sent,
+/// if the object gives `_id` as a string other than `id` (the server would
+/// otherwise replace the document's id); Connector/C++ 8 checks the same.
+void check_replacement_id(const Value& expression, const std::string& id);
 /// TableInsert: columns and rows of values (an expr() is parsed).
 void build_table_insert(const statement_impl& st, Mysqlx::Crud::Insert& msg);
 

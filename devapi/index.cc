@@ -21,6 +21,15 @@ cdk::error bad_spec(const std::string& what) {
                             "createIndex(): bad index definition: " + what);
 }
 
+// The definition's keys are matched without regard to case ("Fields",
+// "TyPe"), as Connector/C++ 8 matches them.
+std::string key_name(const std::string& key) {
+  std::string k = key;
+  for (char& c : k)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return k;
+}
+
 // One of the definition's scalars as a protocol value of the expected kind.
 cdk::result<pr::value> member_value(const std::string& key, const Value& v) {
   if (key == "field" || key == "type" || key == "collation") {
@@ -55,7 +64,8 @@ cdk::result<std::vector<pr::value_field>> index_arguments(const std::string& sch
   std::string type = "INDEX";
   std::vector<pr::value> members;
   bool has_fields = false;
-  for (const auto& [key, v] : access::impl(doc)->fields()) { // throws on invalid JSON
+  for (const auto& [given_key, v] : access::impl(doc)->fields()) { // throws on invalid JSON
+    const std::string key = key_name(given_key);
     if (key == "type") {
       if (v.getType() != Value::STRING) return bad_spec("\"type\" must be a string");
       type = v.get<std::string>();
@@ -65,7 +75,8 @@ cdk::result<std::vector<pr::value_field>> index_arguments(const std::string& sch
       for (const Value& f : v) {
         if (f.getType() != Value::DOCUMENT) return bad_spec("each field must be an object");
         std::vector<pr::value_field> m;
-        for (const auto& [k, fv] : access::doc_of(f)->fields()) {
+        for (const auto& [given, fv] : access::doc_of(f)->fields()) {
+          const std::string k = key_name(given);
           auto mv = member_value(k, fv);
           if (!mv) return std::move(mv).err();
           m.push_back({k == "field" ? "member" : k, std::move(mv.value())});
@@ -75,7 +86,7 @@ cdk::result<std::vector<pr::value_field>> index_arguments(const std::string& sch
         members.push_back(pr::value::of_object(std::move(m)));
       }
     } else {
-      return bad_spec("unknown key \"" + key + "\"");
+      return bad_spec("unknown key \"" + given_key + "\"");
     }
   }
   if (!has_fields || members.empty()) return bad_spec("\"fields\" lists no field");

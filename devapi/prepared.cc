@@ -1,17 +1,26 @@
-// Prepared statements. The rules (as Connector/C++ and Connector/Node.js
-// apply them): the first execution of a statement object is plain; a second
-// one, unchanged but for its bound values, prepares it (Prepare with a
-// session-unique stmt_id, placeholders unbound) and runs Prepare.Execute
-// with the values; later executions only send Execute. Changing anything
-// but a bound value, limit() or offset(), copying, or destroying the object
-// deallocates.
+// Prepared statements, as Connector/C++ 8 runs them, so that a program sees
+// the same prepared statements on the server with either connector (Oracle's
+// Crud.PS tests count them in performance_schema.prepared_statements_instances):
+// - The first execution of a statement object is plain; a second one,
+//   unchanged but for its bound values, prepares it (Prepare with a stmt_id,
+//   placeholders unbound) and runs Prepare.Execute with the values; later
+//   executions only send Execute.
+// - Changing anything but a bound value, limit() or offset() makes the next
+//   execution plain again, which lets go of the id; the one after prepares.
+// - Copies share the id and the step until one changes; a copy that must
+//   prepare while the id is shared takes a new one.
+// - An id let go by its last statement stays prepared on the server until a
+//   new id is needed: the smallest freed id is then reused (its Prepare
+//   replaces the old statement) and the other freed ones are deallocated.
+// - A Prepare the server refuses for its max_prepared_stmt_count (1461)
+//   caps the ids in use at their number; the statement runs plainly. One
+//   refused for want of Mysqlx.Prepare (1047, e.g. 5.7) ends preparing.
 //
 // limit() / offset() values are not part of the prepared statement: its
 // Crud message carries limit_expr placeholders numbered after the
-// statement's own, and each Execute appends the current values (what
-// Connector/Node.js does), so paging with one statement object prepares
-// once. Whether there is a limit at all is part of the statement's shape:
-// gaining one deallocates and prepares afresh. Plain executions keep the
+// statement's own, and each Execute appends the current values, so paging
+// with one statement object prepares once. A statement prepared without a
+// limit is prepared again when it gains one. Plain executions keep the
 // plain `limit` field, which servers before 8.0.14 understand.
 #include "devapi/prepared.h"
 
@@ -31,10 +40,27 @@ namespace detail {
 namespace pr = cdk::protocol;
 using OneOf = Mysqlx::Prepare::Prepare::OneOfMessage;
 
-void prepared_handle::release() noexcept {
-  if (id != 0 && sess) sess->to_deallocate.push_back(id);
-  id = 0;
-  executions = 0;
+std::uint32_t session_impl::new_stmt_id() {
+  if (!prepare_supported || stmt_ids.size() >= max_prepared) return 0;
+  std::uint32_t id = 0;
+  if (!freed_stmt_ids.empty()) {
+    id = *freed_stmt_ids.begin();
+    freed_stmt_ids.erase(freed_stmt_ids.begin());
+    to_deallocate.insert(to_deallocate.end(), freed_stmt_ids.begin(), freed_stmt_ids.end());
+    freed_stmt_ids.clear();
+  } else {
+    id = stmt_ids.empty() ? 1 : *stmt_ids.rbegin() + 1;
+  }
+  stmt_ids.insert(id);
+  return id;
+}
+
+void session_impl::free_stmt_id(std::uint32_t id) noexcept {
+  stmt_ids.erase(id);
+  try {
+    freed_stmt_ids.insert(id);
+  } catch (...) { // no memory: the statement stays prepared until the session ends
+  }
 }
 
 cdk::status encode_deallocate(std::string& out, std::uint32_t stmt_id) {
@@ -139,38 +165,42 @@ void make_prepare(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Prepare&
 // reply, whole or streamed.
 template <typename M, typename Exec> auto run_any(statement_impl& st, const M& msg, Exec exec) {
   session_impl& s = *st.sess;
-  prepared_handle& p = st.prepared;
-  // Gaining (or losing) a limit changes the prepared statement's shape:
-  // deallocate it, and start over as after any other change.
-  if (p.id != 0 && st.prepared_limited != msg.has_limit()) p.release();
-  auto plain = [&] {
-    ++p.executions;
-    return exec([&](std::string& out) { return encode_plain(out, msg); });
-  };
-  if (p.id == 0 && (p.executions == 0 || !s.prepare_supported)) return plain();
-  if (p.id == 0) {
+  std::shared_ptr<prepared_id>& p = st.prepared;
+  const prepare_step step = st.step;
+  if (step == prepare_step::plain) {
+    p.reset(); // a changed statement lets go of its id
+  } else if (step == prepare_step::prepare && !(p && p.use_count() == 1)) {
+    const std::uint32_t id = s.new_stmt_id(); // a copy's shared id stays with the others
+    p = id != 0 ? std::make_shared<prepared_id>(st.sess, id) : nullptr;
+  }
+  st.step = step == prepare_step::plain ? prepare_step::prepare : prepare_step::execute;
+  auto plain = [&] { return exec([&](std::string& out) { return encode_plain(out, msg); }); };
+  if (!p || step == prepare_step::plain) return plain();
+  if (step == prepare_step::prepare) {
     Mysqlx::Prepare::Prepare prep;
-    const std::uint32_t id = ++s.last_stmt_id;
-    make_prepare(id, msg, prep);
+    make_prepare(p->id, msg, prep);
     pr::reply r = s.run(
         [&](std::string& out) {
           return pr::append_message(out, pr::client_msg::prepare_prepare, prep);
         },
         {er_unknown_com, er_max_prepared}, pr::replies::ok);
     if (r.error) {
-      // The session remembers: no Prepare round trip for every statement.
-      s.prepare_supported = false;
       ++s.stats.refused;
+      if (r.error->code == er_unknown_com) {
+        s.prepare_supported = false; // no Prepare round trip for every statement
+      } else {
+        s.max_prepared = s.stmt_ids.size() - 1; // the server holds no more than it has now
+      }
+      s.stmt_ids.erase(p->id);
+      p->id = 0; // never prepared: nothing to free
+      p.reset();
+      st.step = prepare_step::prepare; // may prepare when run again, if ids allow
       return plain();
     }
     ++s.stats.prepared;
-    p.id = id;
-    p.sess = st.sess;
-    st.prepared_limited = msg.has_limit();
   }
   Mysqlx::Prepare::Execute ex;
-  make_execute(p.id, msg, ex);
-  ++p.executions;
+  make_execute(p->id, msg, ex);
   ++s.stats.executed;
   return exec([&](std::string& out) {
     return pr::append_message(out, pr::client_msg::prepare_execute, ex);

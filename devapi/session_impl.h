@@ -20,6 +20,7 @@
 #include <mysqlx/session.h>
 #include <mysqlx/value.h>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,12 +56,24 @@ struct session_impl {
   /// After DDL the session sent itself (createSchema, createCollection,
   /// createIndex...): MySQL commits any open transaction first.
   void implicit_commit() noexcept { in_transaction = false; }
-  // Prepared statements: off for good once the server refused a Prepare.
+  // Prepared statement ids, handed out as Connector/C++ 8 hands them out
+  // (prepared.cc), so that a server sees the same prepared statements from
+  // the same program: the ids statements hold; the ids of statements gone
+  // or changed, still prepared on the server until a new id is needed; and
+  // how many the server takes, known once it refused one (1461).
+  // prepare_supported: off for good once the server has no Mysqlx.Prepare.
   bool prepare_supported = true;
-  std::uint32_t last_stmt_id = 0;
-  // Statements that died or changed: their Deallocate goes out pipelined
-  // in front of the next request, so a destructor never does I/O.
+  std::set<std::uint32_t> stmt_ids, freed_stmt_ids;
+  std::size_t max_prepared = SIZE_MAX;
+  // Deallocates to send: they go out pipelined in front of the next
+  // request, so nothing but a request does I/O.
   std::vector<std::uint32_t> to_deallocate;
+  /// An id for a statement to prepare, 0 when none may be prepared now:
+  /// the smallest freed one (the other freed ones are deallocated), else
+  /// one above the largest in use.
+  std::uint32_t new_stmt_id();
+  /// The last statement holding `id` is gone or changed.
+  void free_stmt_id(std::uint32_t id) noexcept;
   // The views of an add()'s documents, kept between adds for its capacity:
   // a single add() then allocates nothing for them (collection_add.cc).
   std::vector<std::string_view> doc_views;
@@ -108,21 +121,24 @@ struct session_impl {
                              std::vector<std::uint32_t> tolerate = {});
 };
 
-/// A statement's server-side prepared statement. A copy starts unprepared
-/// (two objects must not share one stmt_id); release() queues a Deallocate.
-struct prepared_handle {
+/// A statement's server-side prepared statement id. Copies of a statement
+/// share it, as in Connector/C++ 8, until one of them changes and needs its
+/// own; the last owner gone frees the id (session_impl::free_stmt_id()).
+struct prepared_id {
   std::shared_ptr<session_impl> sess;
-  std::uint32_t id = 0;         // 0: not prepared
-  std::uint32_t executions = 0; // since the last change
-  prepared_handle() = default;
-  prepared_handle(const prepared_handle&) noexcept {}
-  prepared_handle& operator=(const prepared_handle& other) noexcept {
-    if (this != &other) release(); // the copy starts unprepared; itself stays as it is
-    return *this;
+  std::uint32_t id = 0; // 0: given up (the server refused the Prepare)
+  prepared_id(std::shared_ptr<session_impl> s, std::uint32_t i) : sess(std::move(s)), id(i) {}
+  prepared_id(const prepared_id&) = delete;
+  prepared_id& operator=(const prepared_id&) = delete;
+  ~prepared_id() {
+    if (id != 0) sess->free_stmt_id(id);
   }
-  ~prepared_handle() { release(); }
-  void release() noexcept;
 };
+
+/// What a statement's next execution does (Connector/C++ 8's three states):
+/// run plainly (new or changed), prepare and execute (run once unchanged),
+/// or execute what is prepared.
+enum class prepare_step : std::uint8_t { plain, prepare, execute };
 
 /// What Schema, Collection and Table refer to.
 /// What object_base::getSession() returns: a Session on the object's
@@ -171,11 +187,8 @@ struct statement_impl {
     Value value;
   };
   std::vector<update_op> ops;
-  prepared_handle prepared;
-  /// Whether the prepared statement has a LIMIT (limit_expr placeholders):
-  /// its shape. limit() and offset() values are sent with each Execute, so
-  /// they are not a change (see prepared.cc).
-  bool prepared_limited = false;
+  std::shared_ptr<prepared_id> prepared; // shared with copies, as the step
+  prepare_step step = prepare_step::plain;
   /// The Crud message last built for this statement (crud_build.cc): a
   /// rebuild clears it and overwrites it in place, keeping its allocations
   /// (a find's build: 2.5x fewer instructions than into a fresh message,
@@ -194,9 +207,15 @@ struct statement_impl {
     kept_message& operator=(kept_message&&) noexcept = default;
     ~kept_message() = default;
   } kept;
-  /// The statement changed (not just a bind): prepare it afresh when it
-  /// runs again.
-  void changed() noexcept { prepared.release(); }
+  /// The statement changed (not just a bind or a limit): run it plainly
+  /// next, then prepare it afresh.
+  void changed() noexcept { step = prepare_step::plain; }
+  /// limit() or offset() is about to be set. Their values go with each
+  /// Execute, so they change nothing, but a statement prepared without any
+  /// has no place for them: prepare it again (Connector/C++ 8's rule).
+  void limit_changing() noexcept {
+    if (!limit && !offset && step == prepare_step::execute) step = prepare_step::prepare;
+  }
 };
 
 /// A result: what has been read of its statement's reply. A streamed reply

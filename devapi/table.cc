@@ -119,10 +119,12 @@ TableSelect& TableSelect::set_order_by(std::vector<std::string>&& specs) {
 // limit() and offset() do not deallocate: a prepared statement takes their
 // values with each Execute (prepared.cc).
 TableSelect& TableSelect::limit(std::uint64_t rows) {
+  m_impl->limit_changing();
   m_impl->limit = rows;
   return *this;
 }
 TableSelect& TableSelect::offset(std::uint64_t rows) {
+  m_impl->limit_changing();
   m_impl->offset = rows;
   return *this;
 }
@@ -165,6 +167,7 @@ TableUpdate& TableUpdate::set_order_by(std::vector<std::string>&& specs) {
   return *this;
 }
 TableUpdate& TableUpdate::limit(std::uint64_t rows) {
+  m_impl->limit_changing();
   m_impl->limit = rows;
   return *this;
 }
@@ -188,6 +191,7 @@ TableRemove& TableRemove::set_order_by(std::vector<std::string>&& specs) {
   return *this;
 }
 TableRemove& TableRemove::limit(std::uint64_t rows) {
+  m_impl->limit_changing();
   m_impl->limit = rows;
   return *this;
 }

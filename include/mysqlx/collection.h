@@ -187,7 +187,8 @@ public:
   DbDoc getOne(const std::string& id);
   /// Removes the document with this `_id` (affected count 0 if none); one round trip.
   Result removeOne(const std::string& id);
-  /// Replaces the document with this `_id`; `doc` (a DbDoc or JSON text)
+  /// Replaces the document with this `_id`; `doc` (a DbDoc, JSON text, or
+  /// an expr() object the server evaluates against the stored document)
   /// must have no `_id` or the same one, else a client error before anything
   /// is sent.
   Result replaceOne(const std::string& id, const Value& doc);

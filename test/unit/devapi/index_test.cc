@@ -37,6 +37,20 @@ TEST(IndexArguments, DefaultTypeIsIndex) {
   EXPECT_EQ(pr::value::of_object(args.value()).find("type")->bytes, "INDEX");
 }
 
+// Keys in any case, as Connector/C++ 8 reads them (Oracle's Ddl.create_index).
+TEST(IndexArguments, KeysAreMatchedWithoutRegardToCase) {
+  auto args = index_arguments("s", "c", "ix", R"j({"Fields": [
+      {"field": "$.zip", "required": true, "TyPe": "TEXT(10)"},
+      {"FIELD": "$.zcount", "type": "INT unsigned"}]})j");
+  ASSERT_TRUE(args.ok()) << args.err().message;
+  const pr::value obj = pr::value::of_object(args.value());
+  const pr::value* members = obj.find("constraint");
+  ASSERT_NE(members, nullptr);
+  ASSERT_EQ(members->items.size(), 2u);
+  EXPECT_EQ(members->items[0].find("type")->bytes, "TEXT(10)");
+  EXPECT_EQ(members->items[1].find("member")->bytes, "$.zcount");
+}
+
 TEST(IndexArguments, BadDefinitionsNameTheProblem) {
   const std::pair<const char*, const char*> cases[] = {
       {R"({"fields": []})", "lists no field"},
