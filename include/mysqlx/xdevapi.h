@@ -21,6 +21,7 @@
 #include <mysqlx/string.h>
 #include <mysqlx/table.h>
 #include <mysqlx/value.h>
+#include <mysqlx/version_info.h>
 
 // Programs written for Connector/C++ 8 include only <iostream> and this
 // header, and use std::stringstream, std::list, std::map, std::sort and the

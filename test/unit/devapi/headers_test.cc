@@ -1,8 +1,11 @@
-// The public headers stay free of internal and third-party headers: nothing
-// under include/mysqlx/ may include cdk, protobuf, RapidJSON or OpenSSL.
+// The public headers stay free of internal and third-party headers (nothing
+// under include/mysqlx/ may include cdk, protobuf, RapidJSON or OpenSSL), and
+// their version macros are the project's.
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iomanip>
+#include <mysqlx/version_info.h>
 #include <sstream>
 #include <string>
 
@@ -29,3 +32,20 @@ TEST(PublicHeaders, IncludeNoInternalOrThirdPartyHeader) {
 }
 
 } // namespace
+
+// version_info.h names the CMake project's version, and Connector/C++'s
+// number is built from its parts as Connector/C++ builds it.
+TEST(PublicHeaders, VersionMacrosMatchTheProject) {
+  const std::string ours = std::to_string(MYSQLX_VERSION_MAJOR) + "." +
+                           std::to_string(MYSQLX_VERSION_MINOR) + "." +
+                           std::to_string(MYSQLX_VERSION_PATCH);
+  EXPECT_EQ(ours, MYSQLX_PROJECT_VERSION);
+  std::ostringstream number;
+  number << MYSQL_CONCPP_VERSION_MAJOR << std::setfill('0') << std::setw(2)
+         << MYSQL_CONCPP_VERSION_MINOR << std::setw(4) << MYSQL_CONCPP_VERSION_MICRO;
+  EXPECT_EQ(number.str(), std::to_string(MYSQL_CONCPP_VERSION_NUMBER));
+  EXPECT_EQ(std::string(MYSQL_CONCPP_VERSION), std::to_string(MYSQL_CONCPP_VERSION_MAJOR) + "." +
+                                                   std::to_string(MYSQL_CONCPP_VERSION_MINOR) +
+                                                   "." +
+                                                   std::to_string(MYSQL_CONCPP_VERSION_MICRO));
+}
