@@ -219,6 +219,43 @@ TEST_F(SqlgenMariadb, ProjectionAndGrouping) {
             (std::vector<row>{{"{\"n\": 10, \"cnt\": 2}"}, {"{\"n\": null, \"cnt\": 3}"}}));
 }
 
+// information_schema.collations read as a table gives MySQL 8.0's rows, with
+// MySQL's column types (ID and SORTLEN unsigned integers).
+TEST_F(SqlgenMariadb, MysqlCollations) {
+  mariadb& db = this->db();
+  Mysqlx::Crud::Find f;
+  *f.mutable_collection() = collection("collations", "information_schema");
+  f.set_data_model(Mysqlx::Crud::TABLE);
+  for (const char* c : {"ID", "COLLATION_NAME", "CHARACTER_SET_NAME", "IS_DEFAULT", "IS_COMPILED",
+                        "SORTLEN", "PAD_ATTRIBUTE"})
+    *f.add_projection()->mutable_source() = column(c);
+  *f.mutable_criteria() = op("in", {column("id"), num(45), num(255), num(304)});
+  *f.add_order()->mutable_expr() = column("id");
+  auto sql = xserver::sqlgen::render_find(f);
+  ASSERT_TRUE(sql.ok()) << sql.err().message;
+  EXPECT_EQ(db.query(sql.value()),
+            (std::vector<row>{
+                {"45", "utf8mb4_general_ci", "utf8mb4", "", "Yes", "1", "PAD SPACE"},
+                {"255", "utf8mb4_0900_ai_ci", "utf8mb4", "Yes", "Yes", "0", "NO PAD"},
+                {"304", "utf8mb4_ja_0900_as_cs_ks", "utf8mb4", "", "Yes", "24", "NO PAD"}}));
+  EXPECT_EQ(db.warnings(), 0u);
+
+  Mysqlx::Crud::Find all;
+  *all.mutable_collection() = collection("COLLATIONS", "information_schema");
+  all.set_data_model(Mysqlx::Crud::TABLE);
+  sql = xserver::sqlgen::render_find(all);
+  ASSERT_TRUE(sql.ok());
+  EXPECT_EQ(db.query(sql.value()).size(), 286u);
+  ASSERT_FALSE(db.exec("DROP SCHEMA IF EXISTS sqlgen_types; CREATE SCHEMA sqlgen_types; "
+                       "CREATE TABLE sqlgen_types.t AS " +
+                       sql.value()));
+  EXPECT_EQ(db.query("SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
+                     "TABLE_SCHEMA = 'sqlgen_types' AND TABLE_NAME = 't' AND COLUMN_NAME IN "
+                     "('ID','SORTLEN') ORDER BY 1"),
+            (std::vector<row>{{"ID", "bigint(20) unsigned"}, {"SORTLEN", "bigint(20) unsigned"}}));
+  ASSERT_FALSE(db.exec("DROP SCHEMA sqlgen_types"));
+}
+
 // The document after one Update on a fresh copy of the data.
 std::string updated(mariadb& db, const Mysqlx::Crud::UpdateOperation& o, const char* id) {
   load(db);

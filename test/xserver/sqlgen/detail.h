@@ -165,6 +165,11 @@ expr_context context_of(const M& msg, const options& opts, std::vector<param>* p
                       msg.collection().schema(), opts, params};
 }
 void write_collection(std::string& out, const Mysqlx::Crud::Collection& c);
+// A Find's FROM source: the table, or for information_schema tables MySQL 8.0
+// fills differently from MariaDB (info_schema.cc), a derived table of MySQL's
+// rows under the table's name.
+void write_find_source(std::string& out, const Mysqlx::Crud::Collection& c, bool relational,
+                       const options& opts);
 void write_filter(expr_writer& w, const Expr& criteria);
 void write_order(expr_writer& w, const google::protobuf::RepeatedPtrField<Mysqlx::Crud::Order>& o);
 [[noreturn]] void missing_field(std::string_view field);

@@ -67,7 +67,7 @@ void write_document_projection(expr_writer& w, const Projections& projection) {
 // FROM .. WHERE .. GROUP BY .. HAVING .. ORDER BY .. LIMIT ..
 void write_body(expr_writer& w, const Find& msg) {
   w.put(" FROM ");
-  write_collection(w.out(), msg.collection());
+  write_find_source(w.out(), msg.collection(), w.ctx().relational, w.ctx().opts);
   if (msg.has_criteria()) write_filter(w, msg.criteria());
   for (int i = 0; i < msg.grouping_size(); ++i) {
     w.put(i == 0 ? " GROUP BY " : ",");
