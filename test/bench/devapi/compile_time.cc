@@ -2,7 +2,9 @@
 // (target: at most 0.5 s of CPU).
 //
 // Runs `c++ -std=c++17 -fsyntax-only` on a file with only the include, ours
-// and, if the conformance_cpp_peer fixture has built it, Connector/C++ 8.3's;
+// (also with MYSQLX_LEAN_HEADERS, without the standard headers Connector/C++
+// programs rely on) and, if the conformance_cpp_peer fixture has built it,
+// Connector/C++ 8.3's;
 // on a file with only the standard headers our umbrella header includes
 // (the part of its cost that is the standard library's); and on a baseline
 // that includes just <string>, <vector> and <memory> (which any user's file
@@ -78,6 +80,8 @@ int main(int argc, char** argv) {
     if (argv[i][0] != '-') n = std::max(1, std::atoi(argv[i]));
   }
   const std::string api = write_file("bench_xdevapi.cc", "#include <mysqlx/xdevapi.h>\n");
+  const std::string lean = write_file("bench_xdevapi_lean.cc",
+                                      "#define MYSQLX_LEAN_HEADERS\n#include <mysqlx/xdevapi.h>\n");
   const std::string base =
       write_file("bench_baseline.cc", "#include <memory>\n#include <string>\n#include <vector>\n");
   // The standard headers of our xdevapi.h and its per-concept headers.
@@ -90,9 +94,10 @@ int main(int argc, char** argv) {
     std_text += std::string("#include <") + h + ">\n";
   const std::string std_only = write_file("bench_std_headers.cc", std_text);
   const bool have_peer = access(MYSQLX_PEER_INCLUDE_DIR "/mysqlx/xdevapi.h", R_OK) == 0;
-  std::vector<sample> api_runs, peer_runs, std_runs, base_runs;
+  std::vector<sample> api_runs, lean_runs, peer_runs, std_runs, base_runs;
   for (int i = 0; i < n; ++i) {
     api_runs.push_back(compile_once(api, MYSQLX_INCLUDE_DIR));
+    lean_runs.push_back(compile_once(lean, MYSQLX_INCLUDE_DIR));
     if (have_peer) peer_runs.push_back(compile_once(api, MYSQLX_PEER_INCLUDE_DIR));
     std_runs.push_back(compile_once(std_only, MYSQLX_INCLUDE_DIR));
     base_runs.push_back(compile_once(base, MYSQLX_INCLUDE_DIR));
@@ -101,6 +106,7 @@ int main(int argc, char** argv) {
   std::printf("  \"compiler\": \"%s -std=c++17 -fsyntax-only\",\n  \"runs\": %d,\n", MYSQLX_CXX, n);
   std::printf("  \"target_s\": 0.5,\n  \"results\": {\n");
   report("xdevapi.h", api_runs, false);
+  report("xdevapi.h with MYSQLX_LEAN_HEADERS", lean_runs, false);
   if (have_peer)
     report("Connector/C++ 8.3 xdevapi.h", peer_runs, false);
   else
