@@ -66,10 +66,12 @@ TEST(PreparedCountExhausted, TheConnectorFallsBackToPlainExecution) {
           << min;
     for (int n : {1, 2, 3}) EXPECT_EQ(m.bind("n", n).execute().getAffectedItemsCount(), 1u) << n;
     const auto st = detail::prepared_stats_of(s);
-    EXPECT_EQ(st.refused, 1u); // the find's second run; the session then stops trying
+    // The find's second run; the session then holds at most as many
+    // statements as it had (none), as Connector/C++ 8 caps itself.
+    EXPECT_EQ(st.refused, 1u);
     EXPECT_EQ(st.prepared, 0u);
     EXPECT_EQ(st.executed, 0u);
-    EXPECT_FALSE(st.supported);
+    EXPECT_TRUE(st.supported); // the server has Prepare; only room ran out
     EXPECT_TRUE(devapi_it::statements_of(admin, conn).empty());
   }
   EXPECT_EQ(c.find("seen = true").execute().count(), 3u);

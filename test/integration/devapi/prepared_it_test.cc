@@ -1,6 +1,9 @@
 // Prepared statements: a find / modify / remove executed again is prepared
-// on the server and reused; changes and destruction deallocate; a server
-// that refuses Prepare gets plain execution, and the session remembers.
+// on the server and reused; a changed statement is prepared again under its
+// id; a destroyed one's id is taken by the next Prepare, and other freed ids
+// are then deallocated (Connector/C++ 8's rules, devapi/prepared.cc); a
+// server that refuses Prepare gets plain execution, and the session
+// remembers.
 #include "devapi/test_hooks.h"
 #include "it_common.h"
 #include "refusing_proxy.h"
@@ -54,34 +57,45 @@ TEST_P(PreparedTest, FindRunAgainIsPreparedOnceAndExecutedWithNewValues) {
   }
 }
 
-TEST_P(PreparedTest, AChangedStatementIsDeallocatedAndPreparedAgain) {
+TEST_P(PreparedTest, AChangedStatementIsPreparedAgainUnderItsId) {
   CollectionFind f = m_coll->find("n > 0");
   f.execute();
   f.execute();
   const auto before = prepared_stats_of(*m_sess);
-  f.sort("n DESC").limit(1); // the shape changed: the old statement must go
+  f.sort("n DESC").limit(1); // changed: run plainly, then prepared afresh
+  EXPECT_EQ(f.execute().fetchOne()["_id"].get<std::string>(), "c");
   EXPECT_EQ(f.execute().fetchOne()["_id"].get<std::string>(), "c");
   EXPECT_EQ(f.execute().fetchOne()["_id"].get<std::string>(), "c");
   const auto after = prepared_stats_of(*m_sess);
   if (before.prepared == 1) {
-    // The server acknowledged the Deallocate: it held the statement.
-    EXPECT_EQ(after.deallocated, 1u);
+    // Its Prepare reuses the freed id, replacing the old statement: no Deallocate.
     EXPECT_EQ(after.prepared, 2u);
+    EXPECT_EQ(after.deallocated, 0u);
+    EXPECT_EQ(after.executed, 3u); // 2nd, 4th and 5th runs
   } else {
     EXPECT_EQ(after.prepared, 0u);
   }
 }
 
-TEST_P(PreparedTest, ADestroyedStatementIsDeallocatedOnTheServer) {
+TEST_P(PreparedTest, ADestroyedStatementsIdIsTakenByTheNextPrepare) {
   {
     CollectionRemove r = m_coll->remove("_id = :id");
+    CollectionFind f = m_coll->find("_id = :id");
+    EXPECT_EQ(f.bind("id", "a").execute().count(), 1u);
+    EXPECT_EQ(f.bind("id", "b").execute().count(), 1u);
     EXPECT_EQ(r.bind("id", "a").execute().getAffectedItemsCount(), 1u);
     EXPECT_EQ(r.bind("id", "b").execute().getAffectedItemsCount(), 1u);
-  }
-  expect_prepared_once();
-  const bool was_prepared = prepared_stats_of(*m_sess).prepared == 1;
-  EXPECT_EQ(m_coll->count(), 1u); // the next request carries the Deallocate
-  EXPECT_EQ(prepared_stats_of(*m_sess).deallocated, was_prepared ? 1u : 0u);
+  } // both ids freed; the statements stay prepared until an id is needed
+  const bool prepares = prepared_stats_of(*m_sess).prepared == 2;
+  EXPECT_EQ(m_coll->count(), 1u);
+  EXPECT_EQ(prepared_stats_of(*m_sess).deallocated, 0u);
+  CollectionModify m = m_coll->modify("_id = :id").set("seen", true);
+  m.bind("id", "c").execute();
+  m.bind("id", "c").execute(); // takes the smallest freed id; the other is deallocated
+  const auto st = prepared_stats_of(*m_sess);
+  EXPECT_EQ(st.prepared, prepares ? 3u : 0u);
+  EXPECT_EQ(st.deallocated, prepares ? 1u : 0u);
+  EXPECT_EQ(m_coll->find("seen = true").execute().count(), 1u);
 }
 
 TEST_P(PreparedTest, ModifyRunAgainUpdatesEachBoundDocument) {
@@ -92,15 +106,24 @@ TEST_P(PreparedTest, ModifyRunAgainUpdatesEachBoundDocument) {
   EXPECT_EQ(m_coll->find("seen = true").execute().count(), 3u);
 }
 
-TEST_P(PreparedTest, ACopyIsPreparedOnItsOwn) {
+// A copy shares the prepared statement, as in Connector/C++ 8, until one of
+// them changes; then the changed one prepares under an id of its own.
+TEST_P(PreparedTest, ACopySharesThePreparedStatementUntilItChanges) {
   CollectionFind f = m_coll->find("n = :n");
   f.bind("n", 1).execute();
   f.bind("n", 1).execute();
-  CollectionFind g = f; // must not share (and later double-free) f's stmt_id
+  CollectionFind g = f;
   EXPECT_EQ(g.bind("n", 2).execute().fetchOne()["_id"].get<std::string>(), "b");
-  expect_prepared_once(); // g's first run is plain
+  expect_prepared_once(); // g executes f's statement
+  g.fields("_id");
+  EXPECT_EQ(g.bind("n", 3).execute().fetchOne()["_id"].get<std::string>(), "c");
   EXPECT_EQ(g.bind("n", 3).execute().fetchOne()["_id"].get<std::string>(), "c");
   EXPECT_EQ(f.bind("n", 1).execute().fetchOne()["_id"].get<std::string>(), "a");
+  const auto st = prepared_stats_of(*m_sess);
+  if (st.supported) {
+    EXPECT_EQ(st.prepared, 2u); // f's, then g's own
+    EXPECT_EQ(st.executed, 4u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, PreparedTest, ::testing::ValuesIn(devapi_it::configs),
