@@ -217,5 +217,24 @@ TEST_F(Restart, CompressionOptionsLimitTheOfferAndForceTheStyle) {
   EXPECT_EQ(compressed, 6);
 }
 
+// --account-without-password: a second privileged account with no
+// password, for clients that log in with a user name alone (Oracle's tests).
+TEST_F(Restart, AnAccountWithoutPassword) {
+  ASSERT_EQ(start("--fresh --account-without-password xs_nopw"), expected_uri());
+  xclient plain(env_port("XS_PORT_RESTART"));
+  ASSERT_TRUE(plain.start_tls(env("MYSQLX_BUILD_DIR") + "/xserver/" + name + "/certs/ca.pem"));
+  auto r = plain.auth("PLAIN", "xs_nopw", "");
+  ASSERT_TRUE(is(r.back(), server_msg::sess_authenticate_ok)) << describe(r);
+  EXPECT_EQ(column_strings(plain.sql("SELECT 'in'")), (std::vector<std::string>{"in"}));
+  xclient native(env_port("XS_PORT_RESTART"));
+  r = native.auth("MYSQL41", "xs_nopw", "");
+  EXPECT_TRUE(is(r.back(), server_msg::sess_authenticate_ok)) << describe(r);
+  // A password it does not have is refused, and xtest keeps its own.
+  xclient wrong(env_port("XS_PORT_RESTART"));
+  EXPECT_TRUE(is(wrong.auth("MYSQL41", "xs_nopw", "pw").back(), server_msg::error));
+  xclient test_user(env_port("XS_PORT_RESTART"));
+  EXPECT_TRUE(is(test_user.auth("MYSQL41", "xtest", "").back(), server_msg::error));
+}
+
 } // namespace
 } // namespace xtest
