@@ -148,8 +148,8 @@ void session::verify_credentials(const std::string& auth_data) {
   m_failed_auths = 0;
   m_client_id = m_state.next_client_id();
   m_after_reset = false;
-  m_state.register_client(
-      client_entry{m_client_id, m_user, m_peer_host, m_db->thread_id(), m_io->native_handle()});
+  m_state.register_client(client_entry{m_client_id, m_user, m_peer_host, m_db->thread_id(),
+                                       m_io->native_handle(), m_connect_attrs});
   m_out.notice_uint(state_param::client_id_assigned, m_client_id);
   // Compression starts here, before AuthenticateOk (which, like the
   // CLIENT_ID_ASSIGNED notice, is never compressed).

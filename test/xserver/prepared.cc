@@ -16,8 +16,11 @@
 // 1146 for a missing collection) is passed through, as MySQL passes mysqld's.
 // DEALLOCATE PREPARE at Deallocate; Session.Reset and close drop them with
 // the MariaDB session. SQL naming the X Plugin's variables (answered by
-// xserverd) and admin commands are kept as messages and run at Execute.
+// xserverd), SQL reading performance_schema's connect attribute tables
+// (answered from the sessions of each Execute, connect_attrs_table.h) and
+// admin commands are kept as messages and run at Execute.
 #include "mysqlx_prepare.pb.h"
+#include "test/xserver/connect_attrs_table.h"
 #include "test/xserver/session.h"
 #include "test/xserver/sql_text.h"
 
@@ -157,7 +160,8 @@ stmt_result session::on_prepare(const std::string& payload) {
   if (p.type() != Prepared::STMT) {
     if (auto e = prepare_crud(st)) return e;
     st.on_server = true;
-  } else if (p.stmt_execute().namespace_() == "sql" && !names_xvars(p.stmt_execute().stmt())) {
+  } else if (p.stmt_execute().namespace_() == "sql" && !names_xvars(p.stmt_execute().stmt()) &&
+             !names_connect_attrs_table(p.stmt_execute().stmt())) {
     st.sql.sql = p.stmt_execute().stmt();
     st.on_server = true;
   }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace xserver {
@@ -52,6 +53,9 @@ struct client_entry {
   std::string user, host;
   std::uint64_t sql_session = 0; // the MariaDB connection id
   int fd = -1;                   // the client socket, for kill_client
+  // Its session_connect_attrs, which performance_schema's tables show
+  // (connect_attrs_table.h).
+  std::vector<std::pair<std::string, std::string>> attrs;
 };
 
 // The compression variables at one moment (mysqlx_compression_algorithms and

@@ -102,6 +102,10 @@ private:
   // rows_affected_notice: false for Crud.Find, which the X Plugin answers
   // without ROWS_AFFECTED.
   stmt_result execute_sql(std::string_view sql, bool rows_affected_notice = true);
+  // sql with its reads of performance_schema's session_connect_attrs and
+  // session_account_connect_attrs answered from the X sessions' registry
+  // (connect_attrs_table.h); nullopt if it reads neither.
+  std::optional<std::string> answer_connect_attrs(std::string_view sql);
   // After a successful account statement: the MySQL plugins it named are
   // recorded, stale SHA256_MEMORY cache entries dropped (account_stmt.h).
   void after_account_statement(std::string_view sql, const std::vector<account_plugin>* plugins);

@@ -5,6 +5,7 @@
 #include "mysqlx_resultset.pb.h"
 #include "mysqlx_sql.pb.h"
 #include "test/xserver/account_stmt.h"
+#include "test/xserver/connect_attrs_table.h"
 #include "test/xserver/json_text.h"
 #include "test/xserver/row_encoder.h"
 #include "test/xserver/session.h"
@@ -102,7 +103,31 @@ void session::append_row(char** row, const unsigned long* lengths, const std::ve
   m_out.add_raw(server_msg::resultset_row, payload);
 }
 
+std::optional<std::string> session::answer_connect_attrs(std::string_view sql) {
+  if (!names_connect_attrs_table(sql)) return std::nullopt; // the fast path
+  connect_attrs_source source;
+  source.table = [&](bool account_only) {
+    std::vector<attrs_session> sessions;
+    for (auto& c : m_state.clients()) {
+      // session_account_connect_attrs: the threads of this session's
+      // account (user and host), as table_session_account_connect_attrs.
+      if (account_only && (c.user != m_user || c.host != m_peer_host)) continue;
+      sessions.push_back({c.sql_session, c.user, c.host, std::move(c.attrs)});
+    }
+    return connect_attrs_table_sql(sessions,
+                                   [&](std::string_view text) { return m_db->quote(text); });
+  };
+  source.default_db_is_performance_schema = [&] {
+    auto rows = m_db->select("SELECT DATABASE()");
+    return rows && !rows->empty() && rows->front()[0] == "performance_schema";
+  };
+  return rewrite_connect_attrs_tables(sql, source);
+}
+
 stmt_result session::execute_sql(std::string_view sql, bool rows_affected_notice) {
+  // Read from xserverd's registry, not from MariaDB (connect_attrs_table.h).
+  const auto attrs_sql = answer_connect_attrs(sql);
+  if (attrs_sql) sql = *attrs_sql;
   MYSQL* m = m_db->handle();
   if (mysql_real_query(m, sql.data(), sql.size()) != 0) return m_db->last_error();
   bool pending_done = false;
