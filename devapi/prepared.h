@@ -18,10 +18,11 @@ class Execute;
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
-/// Runs `msg` (args bound, a plain limit) for statement `st`: plainly on
-/// its first execution, when the statement cannot be prepared, or after the server
-/// refused a Prepare (1047 / 1461; the session then stops trying);
-/// otherwise through the statement's prepared id, preparing it first.
+/// Runs `msg` (args bound, a plain limit) for statement `st` by
+/// Connector/C++ 8's rules (prepared.cc): plainly on its first execution
+/// after a change, or when no id may be prepared (1461 capped the session,
+/// 1047 ended preparing); otherwise through the statement's prepared id,
+/// preparing it first when needed.
 /// A find's rows are streamed (stream_result()); the others' replies are
 /// read whole.
 std::unique_ptr<result_impl> run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg);
