@@ -23,6 +23,9 @@ struct tls_options {
   // to connect over TLS instead of meaning the defaults (tls_client.cc).
   bool versions_given = false;
   bool ciphersuites_given = false;
+  // ssl-mode was given, not defaulted: a mode other than disabled, given for
+  // Unix sockets only, is an error (connection.cc), not silently unused.
+  bool mode_given = false;
 };
 
 enum class auth_method : std::uint8_t { auto_select, plain, mysql41, sha256_memory };

@@ -245,6 +245,7 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
       return option_error(opt_name(id) + ": Invalid ssl mode " + m_quote(v, m_pos) +
                           " (expected disabled, required, verify_ca or verify_identity)");
     }
+    m_opts.tls.mode_given = true;
     return ok();
   case id_t::ssl_ca:
   case id_t::ssl_capath:
@@ -381,22 +382,25 @@ void connect_options_builder::set_tls_list(id_t id, const std::vector<std::strin
   }
 }
 
-status connect_options_builder::set_list(id_t id, const std::vector<std::string>& values) {
+status connect_options_builder::set_list(id_t /*compression_algorithms*/,
+                                         const std::vector<std::string>& values) {
+  // As Connector/C++ 8 reads the list: names it does not know are dropped,
+  // and so are repeats (the first place counts), so that a list written for
+  // a newer connector or server still connects; a list left empty is as an
+  // empty one (below), which compression=required refuses naming what was
+  // dropped (finish()).
   std::vector<std::string> out;
   out.reserve(values.size());
+  m_unknown_algorithms.clear();
   for (const std::string& v : values) {
-    auto bad = [&](std::string_view why) -> status {
-      return option_error(opt_name(id) + ": " + m_quote(v, m_pos) + " " + std::string(why));
-    };
     std::string_view canonical;
     if (!lookup(v, k_algorithms, canonical)) {
-      return bad("is not a known algorithm (expected zstd_stream, lz4_message, deflate_stream "
-                 "or the aliases zstd, lz4, deflate)");
+      if (!v.empty())
+        m_unknown_algorithms += (m_unknown_algorithms.empty() ? "" : ", ") + m_quote(v, m_pos);
+      continue;
     }
     std::string item(canonical);
-    // Python connector: "The '...' list must not contain repeated values".
-    if (std::find(out.begin(), out.end(), item) != out.end()) return bad("is listed twice");
-    out.push_back(std::move(item));
+    if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(std::move(item));
   }
   // Connector/J: an explicitly empty algorithm list disables compression.
   m_empty_algorithms = out.empty();
@@ -415,7 +419,11 @@ status connect_options_builder::finish() {
     m_opts.tls.mode = ssl_mode::verify_ca;
   if (m_empty_algorithms) {
     if (seen(id_t::compression) && m_opts.compression == compression_mode::required) {
-      return option_error("compression=required contradicts an empty compression-algorithms list");
+      return option_error(
+          "compression=required contradicts a compression-algorithms list with no algorithm this "
+          "connector knows (zstd_stream, lz4_message, deflate_stream or the aliases zstd, lz4, "
+          "deflate)" +
+          (m_unknown_algorithms.empty() ? std::string() : ": " + m_unknown_algorithms));
     }
     m_opts.compression = compression_mode::disabled;
   }

@@ -86,6 +86,7 @@ private:
   std::size_t m_pos = 0;    // of the option being set, for m_quote
   std::uint32_t m_seen = 0; // bit per uri_option_id
   bool m_empty_algorithms = false;
+  std::string m_unknown_algorithms; // the names dropped from the list, quoted, for errors
 
   bool seen(uri_option_id id) const noexcept { return (m_seen >> static_cast<unsigned>(id)) & 1u; }
   status apply(uri_option_id id, const uri_option& opt);

@@ -76,6 +76,17 @@ result<std::unique_ptr<connection>> connection::open(const connect_options& opts
     return open(expanded.value());
   }
   if (opts.hosts.empty()) return error::client(client_errc::bad_option, "no host to connect to");
+  // TLS is not used on a Unix socket (the socket's permissions guard it), so
+  // TLS asked for with nothing but sockets to connect to cannot be had: an
+  // error, in Connector/C++ 8's words, rather than a connection without it.
+  // With a TCP host in the list too, the mode applies to that host.
+  const bool only_sockets = std::all_of(opts.hosts.begin(), opts.hosts.end(),
+                                        [](const host_address& h) { return !h.socket.empty(); });
+  if (only_sockets && opts.tls.mode_given && opts.tls.mode != ssl_mode::disabled) {
+    return error::client(client_errc::bad_option,
+                         "SSL connection over Unix domain socket requested: TLS is not used on a "
+                         "Unix socket (leave ssl-mode out, or give DISABLED)");
+  }
   std::optional<error> last;
   // Why each host failed, in the order tried: the final error names them all
   // (messages never hold the password, so neither does this).

@@ -141,6 +141,29 @@ TEST(connection, no_reachable_host_names_them_all) {
   EXPECT_EQ(m.find(o.password), std::string::npos);
 }
 
+// TLS asked for (ssl-mode given) with only Unix sockets to connect to is an
+// error before anything is tried; a default mode, DISABLED, or a TCP host
+// in the list too go on to connect (here, to sockets that do not exist).
+TEST(connection, tls_asked_for_over_unix_sockets_only_is_refused) {
+  connect_options o = options();
+  o.hosts = {{"", 33060, "/nonexistent/mysqlx.sock", std::nullopt}};
+  o.tls.mode = ssl_mode::required;
+  o.tls.mode_given = true;
+  auto c = connection::open(o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.err().origin, error_origin::client);
+  EXPECT_EQ(c.err().message.rfind("SSL connection over Unix domain socket requested", 0), 0u)
+      << c.err().message;
+  o.tls.mode_given = false; // the default: TLS is simply not used on the socket
+  EXPECT_EQ(connection::open(o).err().origin, error_origin::connection);
+  o.tls.mode_given = true;
+  o.tls.mode = ssl_mode::disabled;
+  EXPECT_EQ(connection::open(o).err().origin, error_origin::connection);
+  o.tls.mode = ssl_mode::verify_ca;
+  o.hosts.push_back({"127.0.0.1", 1, "", std::nullopt});
+  EXPECT_EQ(connection::open(o).err().origin, error_origin::connection);
+}
+
 TEST(connection, max_incoming_size_bounds_incoming_frames) {
   connect_options o = options();
   o.max_incoming_size = 16; // the Capabilities reply is larger
