@@ -121,13 +121,13 @@ void SessionSettings::do_set(option_list&& options) {
   if (!m_impl) m_impl = std::make_unique<settings_impl>(); // after a move
   m_impl = checked(*m_impl, std::move(options), false);
 }
-Value SessionSettings::find(SessionOption::Enum opt) const {
+Value SessionSettings::find(SessionOption opt) const {
   return find_option(*m_impl, opt);
 }
-bool SessionSettings::has_option(SessionOption::Enum opt) const {
+bool SessionSettings::has_option(SessionOption opt) const {
   return has(*m_impl, opt);
 }
-void SessionSettings::erase(SessionOption::Enum opt) {
+void SessionSettings::erase(SessionOption opt) {
   mysqlx::erase(*m_impl, opt);
 }
 void SessionSettings::clear() {
@@ -188,10 +188,7 @@ void ClientSettings::do_set(option_list&& options) {
   if (!m_impl) m_impl = std::make_unique<settings_impl>();
   m_impl = checked(*m_impl, std::move(options), true);
 }
-Value ClientSettings::find(ClientOption::Enum opt) const {
-  return find_option(*m_impl, opt);
-}
-Value ClientSettings::find(SessionOption::Enum opt) const {
+Value ClientSettings::find(ClientOption opt) const {
   return find_option(*m_impl, opt);
 }
 bool ClientSettings::has_option(ClientOption::Enum opt) const {
@@ -200,10 +197,7 @@ bool ClientSettings::has_option(ClientOption::Enum opt) const {
 bool ClientSettings::has_option(SessionOption::Enum opt) const {
   return has(*m_impl, opt);
 }
-void ClientSettings::erase(ClientOption::Enum opt) {
-  mysqlx::erase(*m_impl, opt);
-}
-void ClientSettings::erase(SessionOption::Enum opt) {
+void ClientSettings::erase(ClientOption opt) {
   mysqlx::erase(*m_impl, opt);
 }
 void ClientSettings::clear() {

@@ -59,6 +59,27 @@ const char* optionValueName(DocIdMode mode) noexcept {
   return "unknown";
 }
 
+namespace {
+// The enumerator's name is the connection-string name in capitals.
+template <typename Mode> std::string enumerator_name(Mode mode) {
+  const std::string value = optionValueName(mode);
+  if (value == "unknown") return "<UNKNOWN (" + std::to_string(static_cast<int>(mode)) + ")>";
+  std::string name;
+  for (char c : value) name += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  return name;
+}
+} // namespace
+
+std::string SSLModeName(SSLMode mode) {
+  return enumerator_name(mode);
+}
+std::string AuthMethodName(AuthMethod method) {
+  return enumerator_name(method);
+}
+std::string CompressionModeName(CompressionMode mode) {
+  return enumerator_name(mode);
+}
+
 DocIdMode parseDocIdMode(const std::string& text) {
   for (DocIdMode m : {DocIdMode::AUTO, DocIdMode::SERVER, DocIdMode::CLIENT}) {
     if (cdk::uri_text::iequals(text, optionValueName(m))) return m;

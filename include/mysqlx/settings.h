@@ -109,6 +109,8 @@ public:
   constexpr ClientOption(const SessionOption& opt) noexcept : m_opt(opt) {} // NOLINT
   /// SessionOption::LAST: no option.
   constexpr ClientOption() noexcept : m_opt(SessionOption::LAST) {}
+  /// SessionOption::Enum, as Connector/C++ 8 names it here.
+  using SessionEnum = SessionOption::Enum;
   /// The option number, for `switch` (pool options are negative).
   constexpr operator int() const noexcept { return m_opt; } // NOLINT: implicit by design
   /// Whether this holds `opt`.
@@ -153,6 +155,17 @@ MYSQLX_EXPORT std::string SessionOptionName(SessionOption opt);
 /// "POOL_MAX_SIZE", ...; session options by their names too, as they come
 /// in ClientSettings; an empty string for an unknown number.
 MYSQLX_EXPORT std::string ClientOptionName(ClientOption opt);
+/// ClientOptionName(), by Connector/C++ 8's other name for it.
+inline std::string OptionName(ClientOption opt) {
+  return ClientOptionName(opt);
+}
+/// The enumerator's name: "DISABLED", "VERIFY_CA", ...; "<UNKNOWN (n)>" for
+/// a number that names none. (optionValueName() gives the connection-string spelling.)
+MYSQLX_EXPORT std::string SSLModeName(SSLMode mode);
+/// The same for AuthMethod: "PLAIN", "SHA256_MEMORY", ...
+MYSQLX_EXPORT std::string AuthMethodName(AuthMethod method);
+/// The same for CompressionMode: "DISABLED", "PREFERRED", "REQUIRED".
+MYSQLX_EXPORT std::string CompressionModeName(CompressionMode mode);
 
 /// The pool options of a ClientSettings, with their defaults.
 struct PoolOptions {
@@ -195,7 +208,9 @@ template <typename T> Value option_value(const T& v) {
 inline void collect_options(option_list&) {}
 template <typename Opt, typename V, typename... Rest>
 void collect_options(option_list& out, Opt opt, const V& value, const Rest&... rest) {
-  static_assert(std::is_same_v<Opt, SessionOption::Enum> || std::is_same_v<Opt, ClientOption::Enum>,
+  static_assert(std::is_same_v<Opt, SessionOption::Enum> ||
+                    std::is_same_v<Opt, ClientOption::Enum> || std::is_same_v<Opt, SessionOption> ||
+                    std::is_same_v<Opt, ClientOption>,
                 "options come in pairs: SessionOption::X (or ClientOption::X), value, ...");
   out.emplace_back(static_cast<int>(opt), option_value(value));
   collect_options(out, rest...);
@@ -327,18 +342,18 @@ public:
   ~SessionSettings();
 
   /// Adds options; on an error nothing changes.
-  template <typename... R> void set(SessionOption::Enum opt, const R&... rest) {
+  template <typename... R> void set(SessionOption opt, const R&... rest) {
     do_set(detail::make_options(opt, rest...));
   }
   /// The value of an option (the last one for HOST, PORT, ...); null if unset.
   /// An enum option set as an enum reads as its number (`get<int>()`), as in
   /// Connector/C++ 8; set by name (a connection string), as that name.
-  Value find(SessionOption::Enum opt) const;
+  Value find(SessionOption opt) const;
   /// Whether the option is set (never URI: a connection string is stored as the options it names).
-  bool has_option(SessionOption::Enum opt) const;
+  bool has_option(SessionOption opt) const;
   /// Removes every value of the option; HOST or SOCKET removes the whole
   /// fail-over list (HOST, SOCKET, PORT and PRIORITY).
-  void erase(SessionOption::Enum opt);
+  void erase(SessionOption opt);
   /// Removes every option.
   void clear();
 
@@ -414,18 +429,16 @@ public:
   template <typename Opt, typename... R> void set(Opt opt, const R&... rest) {
     do_set(detail::make_options(opt, rest...));
   }
-  /// The pool option as set; null if unset (poolOptions() fills in defaults).
-  Value find(ClientOption::Enum opt) const;
-  /// As SessionSettings::find().
-  Value find(SessionOption::Enum opt) const;
+  /// The pool option as set; null if unset (poolOptions() fills in defaults);
+  /// a session option as SessionSettings::find().
+  Value find(ClientOption opt) const;
   /// Whether the pool option is set.
   bool has_option(ClientOption::Enum opt) const;
   /// As SessionSettings::has_option().
   bool has_option(SessionOption::Enum opt) const;
-  /// Removes the pool option: back to its default.
-  void erase(ClientOption::Enum opt);
-  /// As SessionSettings::erase().
-  void erase(SessionOption::Enum opt);
+  /// Removes the pool option: back to its default; a session option as
+  /// SessionSettings::erase().
+  void erase(ClientOption opt);
   /// Removes every session and pool option.
   void clear();
 
