@@ -71,7 +71,7 @@ struct access {
   template <typename T>
   static T make_object(std::shared_ptr<session_impl> sess, std::string schema, std::string name) {
     return T(std::make_unique<object_ref>(
-        object_ref{std::move(sess), std::move(schema), std::move(name), nullptr}));
+        object_ref{std::move(sess), std::move(schema), std::move(name), nullptr, -1}));
   }
   template <typename T> static T make_statement(std::unique_ptr<statement_impl> impl) {
     return T(std::move(impl));

@@ -9,6 +9,7 @@
 // and the two to hold the same ids, so neither can drift from the other.
 #include "cdk/foundation/error.h"
 #include "cdk/protocol/mysql_collations.h"
+#include "devapi/result_data.h"
 #include "devapi/throw_error.h"
 
 #include <cstddef>
@@ -131,6 +132,22 @@ CDK_CS_LIST(MYSQLX_DEFINE_COLLATIONS_OF)
 #undef MYSQLX_SENSITIVITY_as_ci
 #undef MYSQLX_SENSITIVITY_as_cs
 #undef MYSQLX_SENSITIVITY_as_cs_ks
+
+namespace {
+#define MYSQLX_COLLATION_PTR(CS, ID, COLL, CASE)                                                   \
+  &Collation<CharacterSet::CS>::COLL_CONST_NAME(COLL, CASE),
+#define MYSQLX_COLLATION_PTRS_OF(CS) COLLATIONS_##CS(MYSQLX_COLLATION_PTR)
+const CollationInfo* const all_collations[] = {CDK_CS_LIST(MYSQLX_COLLATION_PTRS_OF)};
+#undef MYSQLX_COLLATION_PTRS_OF
+#undef MYSQLX_COLLATION_PTR
+} // namespace
+
+// A scan: 286 entries, looked up only when a program asks a Column.
+const CollationInfo* detail::find_collation(unsigned id) noexcept {
+  for (const CollationInfo* c : all_collations)
+    if (c->id() == id) return c;
+  return nullptr;
+}
 
 const CollationInfo& detail::collation_extra<CharacterSet::utf8mb4>::utf8mb4 =
     Collation<CharacterSet::utf8mb4>::bin;

@@ -59,23 +59,23 @@ std::string with_given_id(const std::string& id, const Value& doc) {
 // The statements built from their collection, as Connector/C++ 8 allows.
 CollectionFind::CollectionFind(const Collection& coll)
     : statement_base(new_statement(access::ref(coll), std::string())) {}
-CollectionFind::CollectionFind(const Collection& coll, const std::string& condition)
+CollectionFind::CollectionFind(const Collection& coll, const string& condition)
     : statement_base(new_statement(access::ref(coll), condition)) {}
-CollectionModify::CollectionModify(const Collection& coll, const std::string& condition)
+CollectionModify::CollectionModify(const Collection& coll, const string& condition)
     : statement_base(new_statement(access::ref(coll), condition)) {}
-CollectionRemove::CollectionRemove(const Collection& coll, const std::string& condition)
+CollectionRemove::CollectionRemove(const Collection& coll, const string& condition)
     : statement_base(new_statement(access::ref(coll), condition)) {}
 
 CollectionFind Collection::find() {
   return access::make_statement<CollectionFind>(new_statement(*m_ref, std::string()));
 }
-CollectionFind Collection::find(const std::string& condition) {
+CollectionFind Collection::find(const string& condition) {
   return access::make_statement<CollectionFind>(new_statement(*m_ref, condition));
 }
-CollectionModify Collection::modify(const std::string& condition) {
+CollectionModify Collection::modify(const string& condition) {
   return access::make_statement<CollectionModify>(new_statement(*m_ref, condition));
 }
-CollectionRemove Collection::remove(const std::string& condition) {
+CollectionRemove Collection::remove(const string& condition) {
   return access::make_statement<CollectionRemove>(new_statement(*m_ref, condition));
 }
 
@@ -83,13 +83,13 @@ std::uint64_t Collection::count() {
   return detail::count_rows(*m_ref);
 }
 
-DbDoc Collection::getOne(const std::string& id) {
+DbDoc Collection::getOne(const string& id) {
   return find("_id = :id").bind("id", id).execute().fetchOne();
 }
-Result Collection::removeOne(const std::string& id) {
+Result Collection::removeOne(const string& id) {
   return remove("_id = :id").bind("id", id).execute();
 }
-Result Collection::replaceOne(const std::string& id, const Value& doc) {
+Result Collection::replaceOne(const string& id, const Value& doc) {
   CollectionModify m = modify("_id = :id");
   // An expr() document is the server's to evaluate (`{"n": n + 1}` reads the
   // stored document), as in Connector/C++ 8.
@@ -98,7 +98,7 @@ Result Collection::replaceOne(const std::string& id, const Value& doc) {
   add_op(access::impl(m), Op::ITEM_SET, "$", replacement);
   return m.bind("id", id).execute();
 }
-Result Collection::addOrReplaceOne(const std::string& id, const Value& doc) {
+Result Collection::addOrReplaceOne(const string& id, const Value& doc) {
   const std::string text = with_given_id(id, doc);
   pr::doc_insert ins;
   ins.schema = m_ref->schema;
@@ -120,7 +120,7 @@ CollectionFind& CollectionFind::set_group_by(std::vector<std::string>&& exprs) {
   m_impl->group_by = std::move(exprs);
   return *this;
 }
-CollectionFind& CollectionFind::having(const std::string& condition) {
+CollectionFind& CollectionFind::having(const string& condition) {
   m_impl->changed();
   m_impl->having = condition;
   return *this;
@@ -142,7 +142,7 @@ CollectionFind& CollectionFind::offset(std::uint64_t rows) {
   m_impl->offset = rows;
   return *this;
 }
-CollectionFind& CollectionFind::bind(const std::string& name, const Value& value) {
+CollectionFind& CollectionFind::bind(const string& name, const Value& value) {
   m_impl->binds.emplace_back(name, value);
   return *this;
 }
@@ -193,7 +193,7 @@ CollectionModify& CollectionModify::arrayDelete(const string& field) {
   add_op(*m_impl, Op::ITEM_REMOVE, field);
   return *this;
 }
-CollectionModify& CollectionModify::patch(const std::string& json_patch) {
+CollectionModify& CollectionModify::patch(const string& json_patch) {
   m_impl->changed();
   add_op(*m_impl, Op::MERGE_PATCH, std::string(), Value(json_patch));
   return *this;
@@ -208,7 +208,7 @@ CollectionModify& CollectionModify::limit(std::uint64_t rows) {
   m_impl->limit = rows;
   return *this;
 }
-CollectionModify& CollectionModify::bind(const std::string& name, const Value& value) {
+CollectionModify& CollectionModify::bind(const string& name, const Value& value) {
   m_impl->binds.emplace_back(name, value);
   return *this;
 }
@@ -229,7 +229,7 @@ CollectionRemove& CollectionRemove::limit(std::uint64_t rows) {
   m_impl->limit = rows;
   return *this;
 }
-CollectionRemove& CollectionRemove::bind(const std::string& name, const Value& value) {
+CollectionRemove& CollectionRemove::bind(const string& name, const Value& value) {
   m_impl->binds.emplace_back(name, value);
   return *this;
 }

@@ -97,14 +97,14 @@ cdk::result<std::vector<pr::value_field>> index_arguments(const std::string& sch
 
 } // namespace detail
 
-void Collection::createIndex(const std::string& name, const std::string& spec) {
+void Collection::createIndex(const string& name, const string& spec) {
   auto args =
       detail::value_or_throw(detail::index_arguments(m_ref->schema, m_ref->name, name, spec));
   m_ref->sess->admin("create_collection_index", std::move(args));
   m_ref->sess->implicit_commit();
 }
 
-void Collection::dropIndex(const std::string& name) {
+void Collection::dropIndex(const string& name) {
   namespace pr = cdk::protocol;
   // A missing index is not an error (1091 tolerated), as the X DevAPI has
   // it and like dropCollection().

@@ -32,7 +32,7 @@ cdk::result<Row> to_row(const std::vector<std::string_view>& fields,
 }
 
 // The wire's levels (Mysqlx.Notice.Warning: NOTE 1, WARNING 2, ERROR 3) run
-// the other way from Warning::Level (LEVEL_ERROR 1 ... LEVEL_INFO 3).
+// the other way from Warning::Level (LEVEL_ERROR 0 ... LEVEL_INFO 2).
 Warning::Level warning_level(pr::warning::level_t level) noexcept {
   switch (level) {
   case pr::warning::level_t::note:

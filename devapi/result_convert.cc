@@ -52,21 +52,11 @@ Type column_type(const pr::column_meta& c) {
   return Type::STRING;
 }
 
-// The collations servers send for text columns; others are shown by number.
+// MySQL 8.0.30's name of a collation; one it does not have is shown by number.
 std::string collation_name(std::uint64_t id) {
-  static const std::pair<std::uint64_t, const char*> names[] = {{8, "latin1_swedish_ci"},
-                                                                {11, "ascii_general_ci"},
-                                                                {33, "utf8mb3_general_ci"},
-                                                                {45, "utf8mb4_general_ci"},
-                                                                {46, "utf8mb4_bin"},
-                                                                {47, "latin1_bin"},
-                                                                {63, "binary"},
-                                                                {83, "utf8mb3_bin"},
-                                                                {192, "utf8mb3_unicode_ci"},
-                                                                {224, "utf8mb4_unicode_ci"},
-                                                                {255, "utf8mb4_0900_ai_ci"}};
-  for (const auto& [n, name] : names)
-    if (n == id) return name;
+  if (id <= UINT32_MAX)
+    if (const CollationInfo* info = find_collation(static_cast<unsigned>(id)))
+      return info->getName();
   return id == 0 ? std::string() : std::to_string(id);
 }
 
@@ -139,6 +129,7 @@ Column make_column(const pr::column_meta& c) {
   if (c.type == pr::field_type::bytes || c.type == pr::field_type::enumeration ||
       c.type == pr::field_type::set) {
     d->collation = collation_name(c.collation);
+    d->collation_id = c.collation <= UINT32_MAX ? static_cast<unsigned>(c.collation) : 0;
     d->charset = d->collation.substr(0, d->collation.find('_'));
   }
   return access::make_column(std::move(d));

@@ -73,6 +73,18 @@ unsigned short Column::getFractionalDigits() const {
 bool Column::isNumberSigned() const {
   return data_of(m_data).is_signed;
 }
+const CollationInfo& Column::getCollation() const {
+  const detail::column_data& d = data_of(m_data);
+  if (const CollationInfo* info = detail::find_collation(d.collation_id)) return *info;
+  detail::throw_error(cdk::error::client(
+      cdk::client_errc::usage,
+      d.collation_id == 0
+          ? "Column '" + d.label + "' has no collation (not a text column)"
+          : "Column '" + d.label + "': unknown collation " + std::to_string(d.collation_id)));
+}
+CharacterSet Column::getCharacterSet() const {
+  return getCollation().getCharacterSet();
+}
 std::string Column::getCharacterSetName() const {
   return data_of(m_data).charset;
 }

@@ -16,7 +16,12 @@ struct column_data {
   bool is_signed = false;
   bool padded = false;
   std::string charset, collation; // e.g. "utf8mb4", "utf8mb4_0900_ai_ci"; empty for numbers
+  unsigned collation_id = 0;      // as the server sent it; 0 for numbers
 };
+
+/// The Collation<> constant with MySQL's collation number `id`, or null
+/// (collations.cc).
+const CollationInfo* find_collation(unsigned id) noexcept;
 
 } // namespace detail
 MYSQLX_NAMESPACE_END

@@ -6,6 +6,7 @@
 #include "devapi/throw_error.h"
 
 #include <mysqlx/schema.h>
+#include <mysqlx/session.h>
 
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
@@ -118,7 +119,7 @@ bool Schema::existsInDatabase() const {
   return !sets.empty() && !sets[0].rows.empty();
 }
 
-Collection Schema::createCollection(const std::string& name, bool reuse) {
+Collection Schema::createCollection(const string& name, bool reuse) {
   // 1050 (table exists) is tolerated with `reuse`, as the official
   // connectors do: reuse_existing is unknown to MySQL 5.7.
   auto r = m_ref->sess->admin(
@@ -130,12 +131,12 @@ Collection Schema::createCollection(const std::string& name, bool reuse) {
   return getCollection(name, false);
 }
 
-Collection Schema::getCollection(const std::string& name, bool check) {
+Collection Schema::getCollection(const string& name, bool check) {
   if (check) detail::require(*m_ref, name, false);
   return access::make_object<Collection>(m_ref->sess, m_ref->name, name);
 }
 
-void Schema::dropCollection(const std::string& name) {
+void Schema::dropCollection(const string& name) {
   // Dropping a collection that does not exist is not an error (1051 tolerated).
   m_ref->sess->admin(
       "drop_collection",
@@ -158,7 +159,7 @@ detail::item_list<std::string> Schema::getCollectionNames() {
   return out;
 }
 
-Table Schema::getTable(const std::string& name, bool check) {
+Table Schema::getTable(const string& name, bool check) {
   if (check) detail::require(*m_ref, name, true);
   return access::make_object<Table>(m_ref->sess, m_ref->name, name);
 }
@@ -177,7 +178,7 @@ detail::item_list<std::string> Schema::getTableNames() {
   return out;
 }
 
-Table Schema::getCollectionAsTable(const std::string& name, bool check) {
+Table Schema::getCollectionAsTable(const string& name, bool check) {
   if (check) getCollection(name, true);
   return access::make_object<Table>(m_ref->sess, m_ref->name, name);
 }
@@ -201,7 +202,20 @@ bool Table::existsInDatabase() const {
   return type && (*type == "TABLE" || *type == "VIEW" || *type == "COLLECTION");
 }
 
+Schema::Schema(Session& sess, const string& name) : Schema(sess.getSchema(name)) {}
+Schema::Schema(Session& sess) : Schema(sess.getDefaultSchema()) {}
+// getCollection() and getTable() do not change the Schema: without `check` they
+// only make the object.
+Collection::Collection(const Schema& sch, const string& name)
+    : Collection(const_cast<Schema&>(sch).getCollection(name)) {}
+Table::Table(const Schema& sch, const string& name)
+    : Table(const_cast<Schema&>(sch).getTable(name)) {}
+Table::Table(const Schema& sch, const string& name, bool is_view) : Table(sch, name) {
+  m_ref->is_view = is_view ? 1 : 0;
+}
+
 bool Table::isView() {
+  if (m_ref->is_view >= 0) return m_ref->is_view == 1;
   auto type = detail::object_type(*m_ref->sess, m_ref->schema, m_ref->name);
   return type && *type == "VIEW";
 }

@@ -243,7 +243,7 @@ void CollectionOptions::merge(const CollectionValidation& part) {
 
 // Schema
 
-Collection Schema::createCollection(const std::string& name, const CollectionOptions& options) {
+Collection Schema::createCollection(const string& name, const CollectionOptions& options) {
   const bool reuse = access::impl(options).reuse.value_or(false);
   // 1050 tolerated with reuse, as createCollection(name, true) does.
   m_ref->sess->admin("create_collection",
@@ -253,7 +253,7 @@ Collection Schema::createCollection(const std::string& name, const CollectionOpt
   return getCollection(name, false);
 }
 
-void Schema::modifyCollection(const std::string& name, const CollectionOptions& options) {
+void Schema::modifyCollection(const string& name, const CollectionOptions& options) {
   m_ref->sess->admin(
       "modify_collection_options",
       detail::value_or_throw(detail::modify_collection_arguments(m_ref->name, name, options)));

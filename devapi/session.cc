@@ -184,7 +184,7 @@ Session::~Session() {
   close();
 }
 
-Schema Session::getSchema(const std::string& name, bool check) {
+Schema Session::getSchema(const string& name, bool check) {
   detail::live(m_impl);
   Schema s = access::make_object<Schema>(m_impl, std::string(), name);
   if (check && !s.existsInDatabase())
@@ -200,7 +200,7 @@ SchemaList Session::getSchemas() {
   return out;
 }
 
-Schema Session::createSchema(const std::string& name, bool reuse) {
+Schema Session::createSchema(const string& name, bool reuse) {
   auto& sess = detail::live(m_impl);
   sess.sql((reuse ? "CREATE DATABASE IF NOT EXISTS " : "CREATE DATABASE ") +
            detail::quote_id(name));
@@ -208,7 +208,7 @@ Schema Session::createSchema(const std::string& name, bool reuse) {
   return getSchema(name);
 }
 
-void Session::dropSchema(const std::string& name) {
+void Session::dropSchema(const string& name) {
   auto& sess = detail::live(m_impl);
   sess.sql("DROP DATABASE IF EXISTS " + detail::quote_id(name));
   sess.implicit_commit();
@@ -226,7 +226,7 @@ std::string Session::getDefaultSchemaName() {
   return detail::live(m_impl).default_schema;
 }
 
-SqlStatement Session::sql(const std::string& query) {
+SqlStatement Session::sql(const string& query) {
   auto st = std::make_unique<detail::statement_impl>();
   detail::live(m_impl);
   st->sess = m_impl;
@@ -257,7 +257,7 @@ std::string Session::setSavepoint() {
   return setSavepoint("SP" + std::to_string(++counter));
 }
 
-std::string Session::setSavepoint(const std::string& name) {
+std::string Session::setSavepoint(const string& name) {
   if (name.empty())
     detail::throw_error(
         cdk::error::client(cdk::client_errc::usage, "setSavepoint(): the name is empty"));
@@ -265,11 +265,11 @@ std::string Session::setSavepoint(const std::string& name) {
   return name;
 }
 
-void Session::releaseSavepoint(const std::string& name) {
+void Session::releaseSavepoint(const string& name) {
   detail::live(m_impl).sql("RELEASE SAVEPOINT " + detail::quote_id(name));
 }
 
-void Session::rollbackTo(const std::string& name) {
+void Session::rollbackTo(const string& name) {
   detail::live(m_impl).sql("ROLLBACK TO SAVEPOINT " + detail::quote_id(name));
 }
 

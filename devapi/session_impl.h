@@ -156,6 +156,7 @@ struct object_ref {
   std::string schema;                         // empty for a Schema
   mysqlx::string name;                        // getName() returns it
   std::shared_ptr<borrowed_session> borrowed; // made by the first getSession()
+  signed char is_view = -1; // a Table told by its constructor (0 or 1); -1: ask the server
 };
 
 /// Every statement's state: one struct for all kinds keeps the copy

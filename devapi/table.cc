@@ -55,11 +55,11 @@ TableSelect::TableSelect(const Table& tbl, std::vector<Value>&& projections)
     : statement_base(new_statement(access::ref(tbl))) {
   m_impl->fields = std::move(projections);
 }
-TableUpdate::TableUpdate(const Table& tbl, const std::string& condition)
+TableUpdate::TableUpdate(const Table& tbl, const string& condition)
     : statement_base(new_statement(access::ref(tbl))) {
   where(condition);
 }
-TableRemove::TableRemove(const Table& tbl, const std::string& condition)
+TableRemove::TableRemove(const Table& tbl, const string& condition)
     : statement_base(new_statement(access::ref(tbl))) {
   where(condition);
 }
@@ -96,7 +96,7 @@ Result TableInsert::execute() {
   return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
 }
 
-TableSelect& TableSelect::where(const std::string& condition) {
+TableSelect& TableSelect::where(const string& condition) {
   m_impl->changed();
   m_impl->condition = condition;
   return *this;
@@ -106,7 +106,7 @@ TableSelect& TableSelect::set_group_by(std::vector<std::string>&& exprs) {
   m_impl->group_by = std::move(exprs);
   return *this;
 }
-TableSelect& TableSelect::having(const std::string& condition) {
+TableSelect& TableSelect::having(const string& condition) {
   m_impl->changed();
   m_impl->having = condition;
   return *this;
@@ -128,7 +128,7 @@ TableSelect& TableSelect::offset(std::uint64_t rows) {
   m_impl->offset = rows;
   return *this;
 }
-TableSelect& TableSelect::bind(const std::string& name, const Value& value) {
+TableSelect& TableSelect::bind(const string& name, const Value& value) {
   m_impl->binds.emplace_back(name, value);
   return *this;
 }
@@ -156,7 +156,7 @@ TableUpdate& TableUpdate::set(const string& column, const Value& value) {
   m_impl->ops.push_back({Mysqlx::Crud::UpdateOperation::SET, column, value});
   return *this;
 }
-TableUpdate& TableUpdate::where(const std::string& condition) {
+TableUpdate& TableUpdate::where(const string& condition) {
   m_impl->changed();
   m_impl->condition = condition;
   return *this;
@@ -171,7 +171,7 @@ TableUpdate& TableUpdate::limit(std::uint64_t rows) {
   m_impl->limit = rows;
   return *this;
 }
-TableUpdate& TableUpdate::bind(const std::string& name, const Value& value) {
+TableUpdate& TableUpdate::bind(const string& name, const Value& value) {
   m_impl->binds.emplace_back(name, value);
   return *this;
 }
@@ -180,7 +180,7 @@ Result TableUpdate::execute() {
   return run(*m_impl, msg);
 }
 
-TableRemove& TableRemove::where(const std::string& condition) {
+TableRemove& TableRemove::where(const string& condition) {
   m_impl->changed();
   m_impl->condition = condition;
   return *this;
@@ -195,7 +195,7 @@ TableRemove& TableRemove::limit(std::uint64_t rows) {
   m_impl->limit = rows;
   return *this;
 }
-TableRemove& TableRemove::bind(const std::string& name, const Value& value) {
+TableRemove& TableRemove::bind(const string& name, const Value& value) {
   m_impl->binds.emplace_back(name, value);
   return *this;
 }

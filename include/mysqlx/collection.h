@@ -55,7 +55,7 @@ public:
   /// The same as `coll.find()`.
   CollectionFind(const Collection& coll); // NOLINT: implicit, as in Connector/C++
   /// The same as `coll.find(condition)`.
-  CollectionFind(const Collection& coll, const std::string& condition);
+  CollectionFind(const Collection& coll, const string& condition);
   /// Projections: field names or expressions, e.g. `expr("{'n': name}")`.
   template <typename... F> CollectionFind& fields(const F&... projections) {
     return set_fields(detail::collect<Value>(projections...));
@@ -65,7 +65,7 @@ public:
     return set_group_by(detail::collect<std::string>(exprs...));
   }
   /// A condition on the groups of groupBy().
-  CollectionFind& having(const std::string& condition);
+  CollectionFind& having(const string& condition);
   /// "field [ASC|DESC]", ...
   template <typename... S> CollectionFind& sort(const S&... specs) {
     return set_sort(detail::collect<std::string>(specs...));
@@ -75,7 +75,7 @@ public:
   /// Skips the first `rows` documents, with or without limit().
   CollectionFind& offset(std::uint64_t rows);
   /// Value of the placeholder `:name` in the condition.
-  CollectionFind& bind(const std::string& name, const Value& value);
+  CollectionFind& bind(const string& name, const Value& value);
   using bind_map::bind;
   /// Locks the documents read, shared, until the transaction ends; the last lock call wins.
   CollectionFind& lockShared(LockContention contention = LockContention::DEFAULT);
@@ -98,7 +98,7 @@ class MYSQLX_EXPORT CollectionModify : public detail::statement_base,
                                        public detail::bind_map<CollectionModify> {
 public:
   /// The same as `coll.modify(condition)`.
-  CollectionModify(const Collection& coll, const std::string& condition);
+  CollectionModify(const Collection& coll, const string& condition);
   /// A value, a DbDoc, or an expression (`expr("n + 1")`). An empty (or
   /// null) field name throws a ClientError.
   CollectionModify& set(const string& field, const Value& value);
@@ -113,7 +113,7 @@ public:
   /// Removes the element `field` names, e.g. `tags[1]` (the same operation as unset()).
   CollectionModify& arrayDelete(const string& field);
   /// A JSON merge patch (RFC 7396): `null` removes a field.
-  CollectionModify& patch(const std::string& json_patch);
+  CollectionModify& patch(const string& json_patch);
   /// "field [ASC|DESC]", ...: which documents limit() keeps to.
   template <typename... S> CollectionModify& sort(const S&... specs) {
     return set_sort(detail::collect<std::string>(specs...));
@@ -121,7 +121,7 @@ public:
   /// Changes at most `rows` documents.
   CollectionModify& limit(std::uint64_t rows);
   /// Value of the placeholder `:name` in the condition; the last bind() of a name wins.
-  CollectionModify& bind(const std::string& name, const Value& value);
+  CollectionModify& bind(const string& name, const Value& value);
   using bind_map::bind;
   /// Applies the changes: one round trip (two on the execution that prepares it).
   /// An empty condition or no change at all throws a ClientError, sending nothing.
@@ -140,7 +140,7 @@ class MYSQLX_EXPORT CollectionRemove : public detail::statement_base,
                                        public detail::bind_map<CollectionRemove> {
 public:
   /// The same as `coll.remove(condition)`.
-  CollectionRemove(const Collection& coll, const std::string& condition);
+  CollectionRemove(const Collection& coll, const string& condition);
   /// "field [ASC|DESC]", ...: which documents limit() keeps to.
   template <typename... S> CollectionRemove& sort(const S&... specs) {
     return set_sort(detail::collect<std::string>(specs...));
@@ -148,7 +148,7 @@ public:
   /// Deletes at most `rows` documents.
   CollectionRemove& limit(std::uint64_t rows);
   /// Value of the placeholder `:name` in the condition; the last bind() of a name wins.
-  CollectionRemove& bind(const std::string& name, const Value& value);
+  CollectionRemove& bind(const string& name, const Value& value);
   using bind_map::bind;
   /// Deletes: one round trip (two on the execution that prepares it). An empty
   /// condition throws a ClientError, sending nothing.
@@ -163,6 +163,8 @@ private:
 /// A document collection (see detail::object_base for copies and lifetime).
 class MYSQLX_EXPORT Collection : public detail::object_base {
 public:
+  /// The same as `sch.getCollection(name)`: no round trip.
+  Collection(const Schema& sch, const string& name);
   /// The schema it belongs to; no round trip.
   Schema getSchema() const;
   /// Whether a collection of this name exists (a table does not count); one round trip.
@@ -177,29 +179,29 @@ public:
   /// A query for every document.
   CollectionFind find();
   /// A query for the documents matching `condition`, e.g. `"price < :max"`.
-  CollectionFind find(const std::string& condition);
+  CollectionFind find(const string& condition);
   /// Changes to the documents matching `condition` (required: "true" for all).
-  CollectionModify modify(const std::string& condition);
+  CollectionModify modify(const string& condition);
   /// Deletes the documents matching `condition` (required: "true" for all).
-  CollectionRemove remove(const std::string& condition);
+  CollectionRemove remove(const string& condition);
 
   /// The document with this `_id`, or a null DbDoc.
-  DbDoc getOne(const std::string& id);
+  DbDoc getOne(const string& id);
   /// Removes the document with this `_id` (affected count 0 if none); one round trip.
-  Result removeOne(const std::string& id);
+  Result removeOne(const string& id);
   /// Replaces the document with this `_id`; `doc` (a DbDoc, JSON text, or
   /// an expr() object the server evaluates against the stored document)
   /// must have no `_id` or the same one, else a client error before anything
   /// is sent.
-  Result replaceOne(const std::string& id, const Value& doc);
+  Result replaceOne(const string& id, const Value& doc);
   /// Replaces the document with this `_id`, or adds `doc` with it when there is
   /// none (one round trip); `doc` as for replaceOne().
-  Result addOrReplaceOne(const std::string& id, const Value& doc);
+  Result addOrReplaceOne(const string& id, const Value& doc);
 
   /// `spec` is a JSON index definition: `{"fields": [{"field": "$.n", "type": "INT"}]}`.
-  void createIndex(const std::string& name, const std::string& spec);
+  void createIndex(const string& name, const string& spec);
   /// One round trip; dropping an index that does not exist does nothing.
-  void dropIndex(const std::string& name);
+  void dropIndex(const string& name);
 
 private:
   using object_base::object_base;

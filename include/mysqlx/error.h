@@ -111,6 +111,16 @@ public:
 /// Prints `what()`, as `std::cout << err` does with Connector/C++ 8.
 MYSQLX_EXPORT std::ostream& operator<<(std::ostream& out, const Error& err);
 
+/// Throws `Error(msg)`: a client error with code 0, as Connector/C++ 8's
+/// `mysqlx::throw_error()` does for programs that report their own errors.
+[[noreturn]] inline void throw_error(const char* msg) {
+  throw Error(msg);
+}
+
+/// What a missing DbDoc field or array element throws, named in `mysqlx` as
+/// Connector/C++ 8 names it (`catch (const mysqlx::out_of_range&)`).
+using std::out_of_range;
+
 /// Codes of client and connection errors. Server errors carry the server's
 /// own numbers (e.g. 5116: duplicate `_id`; 1062: duplicate key).
 namespace errc {

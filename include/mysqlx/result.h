@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <mysqlx/collations.h>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/list.h>
 #include <mysqlx/value.h>
@@ -35,9 +36,9 @@ class MYSQLX_EXPORT Warning {
 public:
   /// How serious the note is, as the server reports it.
   enum Level {
-    LEVEL_ERROR = 1, ///< an error
-    LEVEL_WARNING,   ///< a warning
-    LEVEL_INFO       ///< a note (SQL's NOTE level)
+    LEVEL_ERROR,   ///< an error (0, as in Connector/C++ 8)
+    LEVEL_WARNING, ///< a warning
+    LEVEL_INFO     ///< a note (SQL's NOTE level)
   };
 
   /// A warning; the connector makes them from the server's reply.
@@ -125,9 +126,16 @@ public:
   /// True for signed integers and for FLOAT, DOUBLE and DECIMAL without
   /// UNSIGNED; false for everything else.
   bool isNumberSigned() const;
+  /// The character set of a text, binary, ENUM or SET column (getCollation()'s);
+  /// throws mysqlx::Error (errc::USAGE) for other columns.
+  CharacterSet getCharacterSet() const;
   /// The character set, the collation name up to its first '_' ("utf8mb4",
   /// "binary"); empty but for text, binary, ENUM and SET columns.
   std::string getCharacterSetName() const;
+  /// The collation of a text, binary, ENUM or SET column, one of the
+  /// Collation<> constants; throws mysqlx::Error (errc::USAGE) for other
+  /// columns and for a collation id MySQL 8.0.30 does not have.
+  const CollationInfo& getCollation() const;
   /// The collation ("utf8mb4_0900_ai_ci"; a collation the connector does
   /// not know by name: its number); empty but for text, binary, ENUM and SET.
   std::string getCollationName() const;
@@ -199,10 +207,10 @@ private:
   friend struct detail::access; // fills a fetched row's values in place
 };
 
-using RowList = detail::item_list<Row>;     ///< rows; converts to any container of Row
-using DocList = detail::item_list<DbDoc>;   ///< documents; converts to any container of DbDoc
-using DocIdList = std::vector<std::string>; ///< document ids
-using WarningList = std::vector<Warning>;   ///< warnings, in the server's order
+using RowList = detail::item_list<Row>;           ///< rows; converts to any container of Row
+using DocList = detail::item_list<DbDoc>;         ///< documents; converts to any container of DbDoc
+using DocIdList = detail::item_list<std::string>; ///< document ids; converts to any container
+using WarningList = detail::item_list<Warning>;   ///< warnings, in order; converts as DocIdList
 
 namespace detail {
 /// What every result has: warnings and the affected-items count.
@@ -270,6 +278,8 @@ class MYSQLX_EXPORT RowResult : public detail::result_base {
 public:
   /// An input iterator: each step calls fetchOne(); it ends at the null Row.
   using iterator = detail::fetch_iterator<RowResult, Row>;
+  /// The type of getColumns(), as Connector/C++ 8 names it here.
+  using Columns = mysqlx::Columns;
 
   /// An empty result, to move a real one into.
   RowResult() noexcept;

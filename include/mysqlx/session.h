@@ -38,7 +38,8 @@ public:
   /// and with DocIdMode::SERVER on a server that cannot (errc::DOCID_UNSUPPORTED).
   explicit Session(const SessionSettings& settings);
   /// A session from a pool; closing it returns the connection to the pool.
-  explicit Session(Client& client);
+  /// Implicit, as in Connector/C++ 8 (`Session s = client;`).
+  Session(Client& client); // NOLINT: implicit by design
   /// Anything SessionSettings accepts: a URI, an option list, host/port/user...
   template <
       typename T0, typename... T,
@@ -57,20 +58,20 @@ public:
   ~Session();
 
   /// No round trip unless `check` is true (then throws if it does not exist).
-  Schema getSchema(const std::string& name, bool check = false);
+  Schema getSchema(const string& name, bool check = false);
   /// Every schema the user can see (SHOW DATABASES), system schemas too; one round trip.
   SchemaList getSchemas();
   /// With `reuse`, an existing schema is returned instead of an error.
-  Schema createSchema(const std::string& name, bool reuse = false);
+  Schema createSchema(const string& name, bool reuse = false);
   /// DROP DATABASE IF EXISTS: a missing schema is no error; one round trip.
-  void dropSchema(const std::string& name);
+  void dropSchema(const string& name);
   /// The schema named in the settings; throws if none was named.
   Schema getDefaultSchema();
   /// The schema named in the settings, or an empty string.
   std::string getDefaultSchemaName();
 
   /// One SQL statement with `?` placeholders; nothing is sent until execute().
-  SqlStatement sql(const std::string& query);
+  SqlStatement sql(const string& query);
 
   /// START TRANSACTION; one round trip.
   void startTransaction();
@@ -81,11 +82,11 @@ public:
   /// Returns the savepoint's name (generated when not given).
   std::string setSavepoint();
   /// SAVEPOINT `name`, returned; an empty name throws a ClientError. One round trip.
-  std::string setSavepoint(const std::string& name);
+  std::string setSavepoint(const string& name);
   /// RELEASE SAVEPOINT `name`; one round trip.
-  void releaseSavepoint(const std::string& name);
+  void releaseSavepoint(const string& name);
   /// ROLLBACK TO SAVEPOINT `name`; the transaction stays open. One round trip.
-  void rollbackTo(const std::string& name);
+  void rollbackTo(const string& name);
 
   /// Who generates document ids on this session: SERVER or CLIENT, as
   /// decided at session creation (never AUTO).

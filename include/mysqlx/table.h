@@ -62,13 +62,13 @@ public:
   TableSelect(const Table& tbl, const P0& first, const P&... rest)
       : TableSelect(tbl, detail::collect<Value>(first, rest...)) {}
   /// Which rows, e.g. `"id > :n"`; none: every row.
-  TableSelect& where(const std::string& condition);
+  TableSelect& where(const string& condition);
   /// Grouping expressions, for aggregates in the projections.
   template <typename... F> TableSelect& groupBy(const F&... exprs) {
     return set_group_by(detail::collect<std::string>(exprs...));
   }
   /// A condition on the groups of groupBy().
-  TableSelect& having(const std::string& condition);
+  TableSelect& having(const string& condition);
   /// "column [ASC|DESC]", ...
   template <typename... S> TableSelect& orderBy(const S&... specs) {
     return set_order_by(detail::collect<std::string>(specs...));
@@ -78,7 +78,7 @@ public:
   /// Skips the first `rows` rows, with or without limit().
   TableSelect& offset(std::uint64_t rows);
   /// Value of the placeholder `:name`; the last bind() of a name wins.
-  TableSelect& bind(const std::string& name, const Value& value);
+  TableSelect& bind(const string& name, const Value& value);
   using bind_map::bind;
   /// Locks the rows read, shared, until the transaction ends; the last lock call wins.
   TableSelect& lockShared(LockContention contention = LockContention::DEFAULT);
@@ -102,12 +102,12 @@ class MYSQLX_EXPORT TableUpdate : public detail::statement_base,
                                   public detail::bind_map<TableUpdate> {
 public:
   /// The same as `tbl.update().where(condition)`.
-  TableUpdate(const Table& tbl, const std::string& condition);
+  TableUpdate(const Table& tbl, const string& condition);
   /// A value or an expression (`expr("price * 2")`). An empty (or null)
   /// column name throws a ClientError.
   TableUpdate& set(const string& column, const Value& value);
   /// Which rows to change; without it, every row (limit() and orderBy() still apply).
-  TableUpdate& where(const std::string& condition);
+  TableUpdate& where(const string& condition);
   /// "column [ASC|DESC]", ...: which rows limit() keeps to.
   template <typename... S> TableUpdate& orderBy(const S&... specs) {
     return set_order_by(detail::collect<std::string>(specs...));
@@ -115,7 +115,7 @@ public:
   /// Changes at most `rows` rows.
   TableUpdate& limit(std::uint64_t rows);
   /// Value of the placeholder `:name`; the last bind() of a name wins.
-  TableUpdate& bind(const std::string& name, const Value& value);
+  TableUpdate& bind(const string& name, const Value& value);
   using bind_map::bind;
   /// Applies the changes: one round trip (two on the execution that prepares it).
   /// No set() throws a ClientError, sending nothing.
@@ -134,9 +134,9 @@ class MYSQLX_EXPORT TableRemove : public detail::statement_base,
                                   public detail::bind_map<TableRemove> {
 public:
   /// The same as `tbl.remove().where(condition)`.
-  TableRemove(const Table& tbl, const std::string& condition);
+  TableRemove(const Table& tbl, const string& condition);
   /// Which rows to delete; without it, every row (limit() and orderBy() still apply).
-  TableRemove& where(const std::string& condition);
+  TableRemove& where(const string& condition);
   /// "column [ASC|DESC]", ...: which rows limit() keeps to.
   template <typename... S> TableRemove& orderBy(const S&... specs) {
     return set_order_by(detail::collect<std::string>(specs...));
@@ -144,7 +144,7 @@ public:
   /// Deletes at most `rows` rows.
   TableRemove& limit(std::uint64_t rows);
   /// Value of the placeholder `:name`; the last bind() of a name wins.
-  TableRemove& bind(const std::string& name, const Value& value);
+  TableRemove& bind(const string& name, const Value& value);
   using bind_map::bind;
   /// Deletes: one round trip (two on the execution that prepares it).
   Result execute();
@@ -158,11 +158,17 @@ private:
 /// A table or view (see detail::object_base for copies and lifetime).
 class MYSQLX_EXPORT Table : public detail::object_base {
 public:
+  /// The same as `sch.getTable(name)`: no round trip.
+  Table(const Schema& sch, const string& name);
+  /// The same, saying whether it is a view: isView() then answers that
+  /// without asking the server, as in Connector/C++ 8.
+  Table(const Schema& sch, const string& name, bool is_view);
   /// The schema it belongs to; no round trip.
   Schema getSchema() const;
   /// Whether a table or view of this name exists (a collection does not count); one round trip.
   bool existsInDatabase() const;
-  /// Whether it is a view (false if it does not exist); one round trip.
+  /// Whether it is a view (false if it does not exist); one round trip,
+  /// none when the constructor was told.
   bool isView();
   /// The number of rows; one round trip.
   std::uint64_t count();

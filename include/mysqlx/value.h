@@ -50,6 +50,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iosfwd>
 #include <iterator>
@@ -59,6 +60,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -73,25 +75,28 @@ class doc_impl;      // devapi/doc_impl.h
 struct value_access; // devapi/doc_impl.h: DECIMAL, temporal and SET values
 } // namespace detail
 
-/// A non-owning view of raw bytes (a BLOB column, a RAW value).
-class bytes {
+/// A non-owning view of raw bytes (a BLOB column, a RAW value): the address
+/// of the first byte (`first`) and their number (`second`), the pair
+/// Connector/C++ 8's `bytes` is, so code that reads those members compiles.
+class bytes : public std::pair<const byte*, std::size_t> {
 public:
   /// An empty view.
-  bytes() = default;
+  bytes() noexcept : pair(nullptr, 0) {}
   /// Views `size` bytes at `data`; nothing is copied, so they must outlive the view.
-  bytes(const byte* data, std::size_t size) noexcept : m_data(data), m_size(size) {}
+  bytes(const byte* data, std::size_t size) noexcept : pair(data, size) {}
   /// Views the bytes from `first` up to (not including) `last`; nothing is copied.
   bytes(const byte* first, const byte* last) noexcept
-      : m_data(first), m_size(static_cast<std::size_t>(last - first)) {}
-  const byte* begin() const noexcept { return m_data; }        ///< the first byte
-  const byte* end() const noexcept { return m_data + m_size; } ///< one past the last byte
-  const byte* data() const noexcept { return m_data; }         ///< the first byte
-  std::size_t size() const noexcept { return m_size; }         ///< the number of bytes
-  std::size_t length() const noexcept { return m_size; }       ///< the same as size()
-
-private:
-  const byte* m_data = nullptr;
-  std::size_t m_size = 0;
+      : pair(first, static_cast<std::size_t>(last - first)) {}
+  /// Views the characters of a C string, without its terminating zero; null is empty.
+  bytes(const char* text) noexcept // NOLINT: implicit, as in Connector/C++
+      : pair(reinterpret_cast<const byte*>(text), text != nullptr ? std::strlen(text) : 0) {}
+  /// Views the bytes `buf.first`, `buf.second` of them.
+  bytes(std::pair<const byte*, std::size_t> buf) noexcept : pair(buf) {} // NOLINT: implicit
+  const byte* begin() const noexcept { return first; }                   ///< the first byte
+  const byte* end() const noexcept { return first + second; }            ///< one past the last byte
+  const byte* data() const noexcept { return first; }                    ///< the first byte
+  std::size_t size() const noexcept { return second; }                   ///< the number of bytes
+  std::size_t length() const noexcept { return second; }                 ///< the same as size()
 };
 
 /// A null, number, bool, string, raw bytes, document or array, with checked
@@ -115,6 +120,8 @@ public:
   using const_iterator = std::vector<Value>::const_iterator;
   /// The same as const_iterator: arrays are shared between copies, so read-only.
   using iterator = const_iterator;
+  /// mysqlx::string, as Connector/C++ 8 names it inside Value.
+  using string = mysqlx::string;
 
   /// @name Construction (a null Value by default)
   ///@{
@@ -207,6 +214,15 @@ public:
   explicit operator std::string() const;
   /// The same as a mysqlx::string; also what `std::string s = value;` uses.
   operator string() const; // NOLINT: implicit, as in Connector/C++
+  /// The text as UTF-16, wide or UTF-32 characters (`std::u16string(v)`):
+  /// what `get<std::u16string>()` gives.
+  template <typename C,
+            std::enable_if_t<std::is_same_v<C, char16_t> || std::is_same_v<C, wchar_t> ||
+                                 std::is_same_v<C, char32_t>,
+                             int> = 0>
+  explicit operator std::basic_string<C>() const {
+    return static_cast<string>(*this);
+  }
   /// getRawBytes(): valid while this Value lives.
   explicit operator bytes() const;
   /// A DOCUMENT (sharing its data), or a null DbDoc from a null Value.

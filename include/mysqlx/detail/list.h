@@ -20,6 +20,7 @@ template <typename T> class item_list : public std::vector<T> {
   using cit = typename base::const_iterator;
 
 public:
+  using base::base; // `DocIdList{"a", "b"}`, as with the std::vector it was
   item_list() = default;
   item_list(base&& items) noexcept : base(std::move(items)) {} // NOLINT: implicit by design
 
