@@ -2,6 +2,7 @@
 
 #include "cdk/foundation/dns_srv.h"
 #include "cdk/protocol/messages.h"
+#include "cdk/session/lost_connection.h"
 #include "cdk/session/message_limit.h"
 #include "cdk/session/scramble.h"
 
@@ -101,6 +102,8 @@ result<std::unique_ptr<connection>> connection::open(const connect_options& opts
       last = std::move(c).err();
     } else {
       last = std::move(s).err();
+      // "Connect to ... timed out after N ms": say which option bounds it.
+      if (last->code == client_errc::timeout) last->message += " (connect-timeout)";
     }
     if (hosts.size() > 1) why += "; " + describe(h) + ": " + last->message;
   }
@@ -145,7 +148,8 @@ status connection::run_handshake(const connect_options& opts) {
       break;
     }
     case next_action::kind::done:
-      if (a.err) return broken(*a.err);
+      // A TLS handshake that timed out names connect-timeout too.
+      if (a.err) return broken(timed_out(*a.err, true));
       m_info = hs.info();
       if (!m_info.compression.empty()) {
         // Flights under 1000 bytes go plain, as Connector/C++ sends them:
@@ -205,23 +209,27 @@ error connection::timed_out(error e, bool reading) const {
                        : reading     ? "read-timeout"
                                      : "write-timeout";
   const auto bound = reading ? m_read_timeout : m_write_timeout;
-  e.message += std::string(" (") + option + "=" + std::to_string(bound.count()) + " ms)";
+  // What was waited for: a silent server and one that stopped reading look
+  // different to the application (a long query, a full disk, a dead host).
+  const char* what = m_handshaking ? ""
+                     : reading     ? " passed without a byte from the server"
+                                   : " passed without the server reading more of the request";
+  e.message +=
+      std::string(" (") + option + "=" + std::to_string(bound.count()) + " ms" + what + ")";
   return e;
 }
 
 error connection::broken(error e) {
   e.fatal = true;
-  if (!m_failed) e.maybe_applied = m_unanswered;
-  const pr::warning* said = disconnect_notice(m_pipe.global_notices());
-  if (!m_failed && e.code == client_errc::lost_connection && said)
-    e.message += ": the server closed it after notice " + std::to_string(said->code) + " '" +
-                 said->message + "'";
-  else if (!m_failed && e.code == client_errc::lost_connection &&
-           m_last_flight > always_accepted_message_size)
-    e.message += " after a request of " + std::to_string(m_last_flight) +
-                 " bytes (a server closes the connection without an error on a message above its "
-                 "mysqlx_max_allowed_packet)";
-  if (!m_failed) m_failed = e;
+  if (!m_failed) {
+    e.maybe_applied = m_unanswered;
+    request_facts facts;
+    facts.largest_message = m_largest_message;
+    facts.server_limit = m_server_limit;
+    facts.notice = disconnect_notice(m_pipe.global_notices());
+    explain_broken_request(e, facts);
+    m_failed = e;
+  }
   if (m_stream) m_stream->close();
   return e;
 }
@@ -236,9 +244,15 @@ status connection::flush() {
   std::string& out = m_sending;
   out.clear();
   out.swap(m_pipe.output());
-  m_last_flight = out.size();
+  // Walking the frame headers costs a read per message, and only flights
+  // that could hold a message the server may refuse are walked.
+  const bool large = out.size() > always_accepted_message_size;
+  m_largest_message = large ? largest_message(out) : 0;
   auto st = m_compressor.wrap(out);
   if (!st) return broken(st.err());
+  // The server also checks the Compression frames' own length.
+  if (large && m_compressor.enabled())
+    m_largest_message = std::max(m_largest_message, largest_message(out));
   m_unanswered = true; // from the first byte on, the server may run what it got
   st = m_stream->write(out);
   if (!st) return broken(timed_out(st.err(), false));

@@ -119,10 +119,10 @@ private:
   session_info m_info;
   std::optional<error> m_failed;
   std::optional<std::uint64_t> m_server_limit;
-  // The size of the last flight sent: when the server then closes the
-  // connection, the error says it may have been too large (MySQL closes
-  // without a word on a message above mysqlx_max_allowed_packet).
-  std::size_t m_last_flight = 0;
+  // The largest message of the last flight sent (0: none above what every
+  // server reads): when the server then closes the connection, the error
+  // says whether its size can be why (lost_connection.h).
+  std::uint64_t m_largest_message = 0;
   std::uint64_t m_configured_limit = 0; // max-message-size, for flights while none is known
   std::size_t m_internal = 0;           // queued replies that are ours (the probe's Expect.Close)
   // Bytes of a request went out and not every reply is in: a failure now

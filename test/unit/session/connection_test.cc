@@ -198,8 +198,9 @@ result<protocol::reply> statement(connection& conn, const std::string& payload) 
 }
 
 // MySQL closes the connection without an error on a message above its
-// mysqlx_max_allowed_packet: the error says what may have happened.
-TEST(connection, a_close_after_a_large_request_names_its_size) {
+// mysqlx_max_allowed_packet, but so does a crash: the error names the size
+// as a cause only when it can be one (issue 25).
+TEST(connection, a_close_after_a_large_request_with_no_known_limit_names_the_size) {
   auto server = std::make_unique<fake_server>();
   server->max_message = 1000;
   auto c = open_with(std::move(server), options());
@@ -207,12 +208,56 @@ TEST(connection, a_close_after_a_large_request_names_its_size) {
   connection& conn = *c.value();
   auto r = statement(conn, std::string(2000, 'x'));
   ASSERT_FALSE(r.ok());
+  const std::string& m = r.err().message;
   EXPECT_EQ(r.err().code, client_errc::lost_connection);
-  // 2005: the frame; 5 more: the docid probe's Expect.Close rides with it.
-  EXPECT_NE(r.err().message.find("after a request of 2010 bytes"), std::string::npos)
-      << r.err().message;
-  EXPECT_NE(r.err().message.find("mysqlx_max_allowed_packet"), std::string::npos);
+  // The message, not the flight (the docid probe's Expect.Close rides with
+  // it): its type byte and payload, as the server counts.
+  EXPECT_NE(m.find("after a message of 2001 bytes, and the server's limit is not known"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("may have been too large"), std::string::npos) << m;
+  EXPECT_TRUE(r.err().maybe_applied);
+  EXPECT_NE(m.find("the server may have applied it"), std::string::npos) << m;
   EXPECT_FALSE(conn.is_open());
+}
+
+TEST(connection, a_close_after_a_message_above_the_known_limit_names_the_size) {
+  auto server = std::make_unique<fake_server>();
+  server->max_message = 1000;
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok());
+  // As with max-message-size above the server's limit: the connector sends it.
+  c.value()->set_server_message_limit(1000);
+  auto r = statement(*c.value(), std::string(2000, 'x'));
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.err().message;
+  EXPECT_NE(m.find("after a message of 2001 bytes, more than the server reads in one message "
+                   "(mysqlx_max_allowed_packet = 1000 when the connector asked): a server closes "
+                   "the connection without an error on such a message"),
+            std::string::npos)
+      << m;
+}
+
+// A server that crashes (or is killed) after a large request within its
+// known limit: nothing about the size can be why.
+TEST(connection, a_close_after_a_message_within_the_known_limit_does_not_blame_the_size) {
+  auto server = std::make_unique<fake_server>();
+  server->max_message = 1000; // stands for the crash: no reply, the connection closes
+  auto c = open_with(std::move(server), options());
+  ASSERT_TRUE(c.ok());
+  c.value()->set_server_message_limit(64 * 1024 * 1024);
+  auto r = statement(*c.value(), std::string(5000, 'x'));
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.err().message;
+  EXPECT_EQ(r.err().code, client_errc::lost_connection);
+  EXPECT_EQ(m.find("closes the connection without an error"), std::string::npos) << m;
+  EXPECT_EQ(m.find("too large"), std::string::npos) << m;
+  EXPECT_NE(m.find("after a message of 5001 bytes, within the server's limit "
+                   "(mysqlx_max_allowed_packet = 67108864 when the connector asked)"),
+            std::string::npos)
+      << m;
+  EXPECT_TRUE(r.err().maybe_applied);
+  EXPECT_NE(m.find("the server may have applied it"), std::string::npos) << m;
 }
 
 TEST(connection, a_close_after_a_small_request_says_nothing_of_sizes) {
@@ -226,6 +271,29 @@ TEST(connection, a_close_after_a_small_request_says_nothing_of_sizes) {
   EXPECT_EQ(r.err().code, client_errc::lost_connection);
   EXPECT_EQ(r.err().message.find("mysqlx_max_allowed_packet"), std::string::npos)
       << r.err().message;
+  EXPECT_EQ(r.err().message.find("message of"), std::string::npos) << r.err().message;
+}
+
+// A silent server: the timeout names the bound and what was waited for,
+// never a size.
+TEST(connection, a_read_timeout_after_a_large_request_names_the_option_not_the_size) {
+  auto server = std::make_unique<fake_server>();
+  fake_server* fake = server.get();
+  connect_options o = options();
+  o.read_timeout = std::chrono::milliseconds(250);
+  auto c = open_with(std::move(server), o);
+  ASSERT_TRUE(c.ok());
+  fake->silent = true;
+  auto r = statement(*c.value(), std::string(5000, 'x'));
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.err().message;
+  EXPECT_EQ(r.err().code, client_errc::timeout);
+  EXPECT_NE(m.find("(read-timeout=250 ms passed without a byte from the server)"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("mysqlx_max_allowed_packet"), std::string::npos) << m;
+  EXPECT_NE(m.find("the server may have applied it"), std::string::npos) << m;
+  EXPECT_FALSE(c.value()->is_open());
 }
 
 // MySQL says why before it closes an idle session (wait_timeout): the

@@ -33,6 +33,9 @@ public:
   // Set after the handshake: the next message is answered with these raw
   // bytes (a malformed or unexpected reply), and the connection stays open.
   std::optional<std::string> raw_reply;
+  // Set after the handshake: reads fail as a socket's do when read-timeout
+  // passes (a server that stopped answering).
+  bool silent = false;
   // connection::close() destroys its stream; a test that checks what came
   // last (the Close) reads it here once the server is gone.
   std::shared_ptr<std::vector<int>> received_at_end;
@@ -55,6 +58,7 @@ public:
   }
 
   result<std::size_t> read_some(char* buf, std::size_t n) override {
+    if (silent) return error::connection(client_errc::timeout, "Timed out waiting for db.example");
     if (m_out.empty())
       return error::connection(client_errc::lost_connection, "server sent nothing");
     const std::size_t k = std::min<std::size_t>({n, m_out.size(), 7}); // small reads on purpose
