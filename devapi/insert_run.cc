@@ -1,6 +1,7 @@
 // Sending an add()'s Insert: one message, or several pipelined inside one
 // transaction when a single one would exceed the maximum message size.
 #include "cdk/protocol/messages.h"
+#include "cdk/session/lost_connection.h"
 #include "devapi/access.h"
 #include "devapi/add_plan.h"
 #include "devapi/session_impl.h"
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <string>
 
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
@@ -141,9 +143,18 @@ pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
     return send_insert(sess, ins, uncommitted);
   } catch (Error& e) {
     // MySQL rolls back a transaction whose session ends before COMMIT: a
-    // split add() that broke before its COMMIT went out left nothing.
-    if (e.isConnectionError() && uncommitted) access::set_maybe_applied(e, false);
-    throw;
+    // split add() that broke before its COMMIT went out left nothing. The
+    // message says so instead of the connection's "may have applied it".
+    if (!e.isConnectionError() || !uncommitted) throw;
+    std::string what = e.what();
+    const auto words = cdk::session::maybe_applied_words;
+    if (what.size() >= words.size() &&
+        what.compare(what.size() - words.size(), words.size(), words.data(), words.size()) == 0)
+      what.resize(what.size() - words.size());
+    what += "; this add()'s transaction had not been sent its COMMIT, so nothing of it was applied";
+    ConnectionError rolled_back(e.code(), what, e.sqlState());
+    access::set_maybe_applied(rolled_back, false);
+    throw rolled_back;
   }
 }
 
