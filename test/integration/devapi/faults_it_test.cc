@@ -216,6 +216,10 @@ TEST_P(SplitFaultTest, BreaksLeaveNothingAndARetryWithTheIdsStoresAll) {
   // Before COMMIT went out the server rolls the transaction back; once it
   // went out the connector cannot know.
   EXPECT_EQ(e.mayHaveBeenApplied(), answered == 4) << e.what();
+  // The message says the same as mayHaveBeenApplied().
+  const std::string what = e.what();
+  EXPECT_EQ(what.find("may have applied it") != std::string::npos, answered == 4) << what;
+  EXPECT_EQ(what.find("nothing of it was applied") != std::string::npos, answered != 4) << what;
   ASSERT_EQ(e.getGeneratedIds().size(), 3u);
   EXPECT_EQ(stored(), 0u);
   readd(all, e.getGeneratedIds());
@@ -377,6 +381,61 @@ TEST_F(FaultTest, ReadTimeoutFromTheUriFailsASilentServer) {
   EXPECT_TRUE(e.mayHaveBeenApplied());
 }
 
+// --- what the error says of the cause (issue 25) ------------------------------
+
+// A server that dies after a large request it accepted (here: it commits
+// the Insert and closes before the reply, as a kill would): the connector
+// knows the server's limit, so the size cannot be why and is not blamed.
+TEST_F(FaultTest, ALostConnectionAfterALargeRequestWithinTheKnownLimitDoesNotBlameTheSize) {
+  Session s = faulty();
+  Collection c = coll(s);
+  const std::string doc = R"({"pad": ")" + std::string(20000, 'k') + "\"}";
+  c.add(doc).execute(); // a message over 512 bytes: the connector asks the limit
+  ASSERT_EQ(detail::message_limit_of(s), 67108864u);
+  inject_server_fault(s, "close_before_insert_ok");
+  Error e = connection_error_of(s, [&] { c.add(doc).execute(); });
+  const std::string what = e.what();
+  EXPECT_EQ(e.code(), errc::LOST_CONNECTION) << what;
+  EXPECT_EQ(what.find("closes the connection without an error"), std::string::npos) << what;
+  EXPECT_EQ(what.find("too large"), std::string::npos) << what;
+  EXPECT_NE(what.find("within the server's limit (mysqlx_max_allowed_packet = 67108864"),
+            std::string::npos)
+      << what;
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  EXPECT_NE(what.find("so the server may have applied it"), std::string::npos) << what;
+  EXPECT_EQ(stored(), 2u);
+}
+
+// The same after a small request: nothing about sizes at all.
+TEST_F(FaultTest, ALostConnectionAfterASmallRequestSaysNothingOfSizes) {
+  Session s = faulty();
+  inject_server_fault(s, "close_after_messages", "count", 1);
+  s.sql("SELECT 1").execute();
+  Error e = connection_error_of(s, [&] { s.sql("SELECT 2").execute(); });
+  const std::string what = e.what();
+  EXPECT_EQ(what.find("mysqlx_max_allowed_packet"), std::string::npos) << what;
+  EXPECT_EQ(what.find("message of"), std::string::npos) << what;
+  EXPECT_NE(what.find("may have applied it"), std::string::npos) << what;
+}
+
+// A silent server after a large request: a timeout naming read-timeout,
+// never the size.
+TEST_F(FaultTest, ASilentServerAfterALargeRequestIsATimeoutNotASize) {
+  Session s = faulty("read-timeout=200");
+  const std::string big = "SELECT LENGTH('" + std::string(20000, 's') + "')";
+  EXPECT_EQ(s.sql(big).execute().fetchOne()[0].get<int>(), 20000); // learns the limit
+  inject_server_fault(s, "delay_reply", "ms", 3000);
+  Error e = connection_error_of(s, [&] { s.sql(big).execute(); });
+  const std::string what = e.what();
+  EXPECT_EQ(e.code(), errc::TIMEOUT) << what;
+  EXPECT_NE(what.find("(read-timeout=200 ms passed without a byte from the server)"),
+            std::string::npos)
+      << what;
+  EXPECT_EQ(what.find("mysqlx_max_allowed_packet"), std::string::npos) << what;
+  EXPECT_TRUE(e.mayHaveBeenApplied());
+  EXPECT_NE(what.find("may have applied it"), std::string::npos) << what;
+}
+
 TEST_F(FaultTest, ReadTimeoutAsASessionOption) {
   Session s(SessionOption::URI, uri(), SessionOption::READ_TIMEOUT, std::chrono::milliseconds(200));
   inject_server_fault(s, "delay_reply", "ms", 3000);
@@ -402,6 +461,7 @@ TEST_F(FaultTest, WriteTimeoutFailsAServerThatStoppedReading) {
   EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
   EXPECT_NE(std::string(e.what()).find("write-timeout=300 ms"), std::string::npos) << e.what();
   EXPECT_FALSE(e.mayHaveBeenApplied()); // before COMMIT: rolled back
+  EXPECT_NE(std::string(e.what()).find("nothing of it was applied"), std::string::npos) << e.what();
   EXPECT_EQ(e.getGeneratedIds().size(), 40u);
   EXPECT_EQ(stored(), 0u);
 }
