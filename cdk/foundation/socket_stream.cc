@@ -18,11 +18,17 @@ error lost_connection_error(const std::string& peer, std::string_view why) {
   return error::connection(client_errc::lost_connection, std::move(msg));
 }
 
+std::string lost_connection_why(int err) {
+  // A send() after the other end closed (or reset) the connection.
+  if (err == EPIPE) return errno_text(err) + ": the other end had closed the connection";
+  return errno_text(err);
+}
+
 error socket_errno_error(const std::string& peer, int err) {
   if (err == EAGAIN || err == EWOULDBLOCK) {
     return error::connection(client_errc::timeout, "Timed out waiting for " + peer);
   }
-  return lost_connection_error(peer, errno_text(err));
+  return lost_connection_error(peer, lost_connection_why(err));
 }
 
 namespace {

@@ -95,6 +95,9 @@ private:
 // "Lost connection to <peer> (<why>)": the one wording for a failed read or
 // write, shared with the TLS code.
 error lost_connection_error(const std::string& peer, std::string_view why);
+// Why a send()/recv() failed, for lost_connection_error(): errno's text,
+// with EPIPE ("Broken pipe") said in words a user reads.
+std::string lost_connection_why(int err);
 // A failed send()/recv(): EAGAIN (the I/O timeout expired) is
 // client_errc::timeout, anything else lost_connection.
 error socket_errno_error(const std::string& peer, int err);

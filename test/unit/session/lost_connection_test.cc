@@ -1,8 +1,10 @@
 // What a broken connection's error says about its request (issue 25): the
 // size of a message is named as a cause only when it can be one.
+#include "cdk/foundation/socket_stream.h"
 #include "cdk/protocol/frame.h"
 #include "cdk/session/lost_connection.h"
 
+#include <cerrno>
 #include <gtest/gtest.h>
 
 namespace cdk::session {
@@ -100,6 +102,15 @@ TEST(explain, a_timeout_never_names_a_size) {
 TEST(explain, a_servers_own_error_is_left_as_it_is) {
   error e{5000, "HY000", "Invalid message", error_origin::server, true, true};
   EXPECT_EQ(explained(e, 100000, 1000), "Invalid message");
+}
+
+// The transport's own words, under the explanation above (cdk/foundation).
+TEST(lost_connection_why, a_broken_pipe_says_the_other_end_had_closed) {
+  EXPECT_EQ(socket_errno_error("db:33060", EPIPE).message,
+            "Lost connection to db:33060 (Broken pipe: the other end had closed the connection)");
+  EXPECT_EQ(socket_errno_error("db:33060", ECONNRESET).message,
+            "Lost connection to db:33060 (Connection reset by peer)");
+  EXPECT_EQ(socket_errno_error("db:33060", EAGAIN).code, client_errc::timeout);
 }
 
 } // namespace
