@@ -119,9 +119,11 @@ cdk::status attributes_from_doc(const DbDoc& doc, cdk::uri_option& out) {
 cdk::status to_uri_option(int opt, const Value& v, cdk::uri_option& out) {
   out.name = std::string(uri_name(opt));
   out.has_value = true;
-  if (v.getType() == Value::ARRAY) {
-    out.is_list = true;
-    for (const Value& item : v) out.values.push_back(item.get<std::string>());
+  if (v.getType() == Value::ARRAY ||
+      (v.getType() == Value::VNULL && opt == SO::COMPRESSION_ALGORITHMS)) {
+    out.is_list = true; // a null is the empty list (check_type())
+    if (v.getType() == Value::ARRAY)
+      for (const Value& item : v) out.values.push_back(item.get<std::string>());
     return cdk::ok();
   }
   if (opt == SO::CONNECTION_ATTRIBUTES) {

@@ -92,9 +92,12 @@ cdk::status check_type(int opt, const Value& v) {
   case SO::WRITE_TIMEOUT:
   case SO::MAX_MESSAGE_SIZE:
     return expect(is_integer(v) || t == Value::STRING, "a whole number");
+  case SO::COMPRESSION_ALGORITHMS:
+    // A null is an empty list (no compression), as Connector/C++ 8 reads it.
+    return expect(t == Value::STRING || t == Value::VNULL || is_string_list(v),
+                  "a comma-separated string or a container of strings");
   case SO::TLS_VERSIONS:
   case SO::TLS_CIPHERSUITES:
-  case SO::COMPRESSION_ALGORITHMS:
     return expect(t == Value::STRING || is_string_list(v),
                   "a comma-separated string or a container of strings");
   case SO::CONNECTION_ATTRIBUTES:

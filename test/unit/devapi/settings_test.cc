@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <gtest/gtest.h>
+#include <list>
 #include <mysqlx/error.h>
 #include <mysqlx/session.h>
 #include <mysqlx/settings.h>
@@ -239,6 +240,17 @@ TEST(SessionSettings, ValueErrorsComeFromTheSharedRules) {
 // Connector/C++ 8 drops the TLS versions it cannot use when connecting; the
 // settings take any list (a list with none left fails to connect, over TLS
 // only: tls_client.cc), and TLSv1/TLSv1.1 never reach the connection.
+// COMPRESSION_ALGORITHMS as Connector/C++ 8 takes it: a null or an empty
+// list means no compression; unknown names and repeats are dropped.
+TEST(SessionSettings, CompressionAlgorithmsTakeNullAndDropWhatIsUnknown) {
+  SessionSettings none(SessionOption::HOST, "h", SessionOption::COMPRESSION_ALGORITHMS, nullptr);
+  EXPECT_EQ(connect_options_of(none).compression, cdk::compression_mode::disabled);
+  SessionSettings some(SessionOption::HOST, "h", SessionOption::COMPRESSION_ALGORITHMS,
+                       std::list<std::string>{"MyALGORITHM", "Lz4_MeSSaGe", "lz4", "zstd"});
+  EXPECT_EQ(connect_options_of(some).compression_algorithms,
+            (std::vector<std::string>{"lz4_message", "zstd_stream"}));
+}
+
 TEST(SessionSettings, TlsVersionListsKeepOnlyUsableVersions) {
   SessionSettings s(SessionOption::HOST, "h", SessionOption::TLS_VERSIONS, "TLSv1.1,TLSv1.2");
   auto o = connect_options_of(s);
