@@ -13,6 +13,7 @@ struct handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, handler> {
   int depth = 0;
   bool root_seen = false, root_object = false;
   bool next_is_id = false;
+  bool duplicate_id = false; // a second top-level "_id"
   check_result* out = nullptr;
 
   bool value() {
@@ -33,6 +34,12 @@ struct handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, handler> {
   }
   bool Key(const char* s, rapidjson::SizeType n, bool) {
     next_is_id = depth == 1 && n == 3 && s[0] == '_' && s[1] == 'i' && s[2] == 'd';
+    if (next_is_id && out->has_id) {
+      // The library refuses it too, but naming the document by its place in
+      // the batch; here it gets its own file and line.
+      duplicate_id = true;
+      return false;
+    }
     return true;
   }
   bool open(bool object) {
@@ -89,6 +96,10 @@ check_result check_document(const std::string& text) {
   if (h.root_seen && !h.root_object) {
     const auto first = text.find_first_not_of(" \t\r\n");
     r.reason = std::string("not a JSON object (") + kind_of(text[first]) + ")";
+    return r;
+  }
+  if (h.duplicate_id) {
+    r.reason = "more than one top-level _id (the server would test the first and store the last)";
     return r;
   }
   if (res.IsError()) {
