@@ -11,13 +11,16 @@
 #include <deque>
 #include <fcntl.h>
 #include <iomanip>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <ostream>
+#include <regex>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace mysqlx_import {
 
@@ -37,11 +40,38 @@ std::string where(const position& p) {
   return p.file + ":" + std::to_string(p.line);
 }
 
+// "1 document", "2 documents": messages count as users do.
+std::string count(std::uint64_t n, const std::string& noun, const std::string& nouns = {}) {
+  return std::to_string(n) + " " + (n == 1 ? noun : nouns.empty() ? noun + "s" : nouns);
+}
+
+// An _id as messages show it: quoted, with quotes, backslashes and control
+// characters escaped so that the id cannot break the line.
+std::string quoted(const std::string& id) {
+  std::string q = "\"";
+  for (const unsigned char c : id) {
+    if (c == '"' || c == '\\') {
+      q += '\\';
+      q += static_cast<char>(c);
+    } else if (c < 0x20) {
+      static const char hex[] = "0123456789abcdef";
+      q += "\\u00";
+      q += hex[c >> 4];
+      q += hex[c & 15];
+    } else {
+      q += static_cast<char>(c);
+    }
+  }
+  return q + "\"";
+}
+
 struct batch {
   std::uint64_t seq = 0;
   std::vector<std::string> docs;
-  std::vector<std::string> ids; // with --replace: each document's _id ("" when none)
-  bool any_id = false;          // with --replace: some document has an _id
+  std::vector<std::string> ids;     // each document's string _id ("" when none or not a string)
+  std::vector<std::uint64_t> lines; // each document's line in its input
+  std::vector<std::pair<std::size_t, std::string>> files; // (first document, input) of each input
+  bool any_id = false; // with --replace: some document has an _id
   std::uint64_t without_id = 0;
   std::uint64_t entries_end = 0; // entries [.., entries_end) of the input are in or before it
   std::size_t bytes = 0;         // of its documents
@@ -54,6 +84,12 @@ struct batch {
                                      : where(first) + "-" + std::to_string(last.line);
     }
     return where(first) + " to " + where(last);
+  }
+  // Where document i of the batch (0-based) is in the input.
+  position at(std::size_t i) const {
+    auto f = files.begin();
+    while (std::next(f) != files.end() && std::next(f)->first <= i) ++f;
+    return {f->second, lines[i]};
   }
 };
 
@@ -114,9 +150,10 @@ class ledger {
 public:
   explicit ledger(std::uint64_t start) : m_prefix(start) {}
 
-  void stored(const batch& b) {
+  void stored(const batch& b, std::uint64_t replaced = 0) {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_documents += b.docs.size();
+    m_replaced += replaced;
     m_without_id += b.without_id;
     m_done[b.seq] = b.entries_end;
     while (!m_done.empty() && m_done.begin()->first == m_next) {
@@ -128,13 +165,25 @@ public:
     m_input_bytes.fetch_add(b.input_bytes, std::memory_order_relaxed);
   }
   // The first failure wins; later ones are consequences of the stop.
-  void failed(const batch& b, const mysqlx::Error& e) {
+  // `entry` is the failure told from the entry at fault ("file:line: why"),
+  // when the tool could find it; then nothing of the batch was stored.
+  void failed(const batch& b, const mysqlx::Error& e, const std::string& entry) {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (m_failure) return;
     std::ostringstream msg;
-    msg << b.range() << ": the batch of " << b.docs.size() << " documents failed: " << e.what();
-    if (e.code() != 0) msg << " (error " << e.code() << ")";
+    if (entry.empty()) {
+      msg << b.range() << ": the batch of " << count(b.docs.size(), "document")
+          << " failed: " << e.what();
+      if (e.code() != 0) msg << " (error " << e.code() << ")";
+    } else {
+      msg << entry;
+      if (e.code() != 0) msg << " (error " << e.code() << ")";
+      msg << "; so its batch of " << count(b.docs.size(), "document") << " (" << b.range()
+          << ") was not stored";
+    }
     m_failure = msg.str();
+    m_located = !entry.empty();
+    m_duplicate = m_located && e.code() == 5116;
     // A batch whose request went out without a reply: stored or not, the
     // connector cannot know (for --replace batches, only the COMMIT's is).
     m_uncertain = e.mayHaveBeenApplied() ? b.docs.size() : 0;
@@ -167,10 +216,23 @@ public:
     std::lock_guard<std::mutex> lock(m_mutex);
     f(m_documents, m_without_id, m_prefix, m_failure, m_uncertain);
   }
+  std::uint64_t replaced() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_replaced;
+  }
+  bool located() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_located;
+  }
+  bool duplicate() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_duplicate;
+  }
 
 private:
   std::mutex m_mutex;
-  std::uint64_t m_documents = 0, m_without_id = 0;
+  std::uint64_t m_documents = 0, m_without_id = 0, m_replaced = 0;
+  bool m_located = false, m_duplicate = false; // the failure names its entry; a duplicate _id
   std::atomic<std::uint64_t> m_documents_atomic{0}, m_input_bytes{0};
   std::map<std::uint64_t, std::uint64_t> m_done; // seq -> entries_end, not yet in the prefix
   std::uint64_t m_next = 0;                      // the lowest seq not yet stored
@@ -181,24 +243,41 @@ private:
   std::string m_probe_id;
 };
 
-void add_batch(mysqlx::Session& session, mysqlx::Collection& coll, const batch& b) {
-  if (!b.any_id) {
+// Adds a batch atomically; returns how many of its documents replaced a
+// stored one (--replace). `call` is set to the batch indices of the
+// documents of the add() in progress (empty: all of them), so that an error
+// naming a document by its place in that add() can be traced to its line.
+std::uint64_t add_batch(mysqlx::Session& session, mysqlx::Collection& coll, const batch& b,
+                        bool replace, std::vector<std::size_t>& call) {
+  call.clear();
+  if (!replace || !b.any_id) {
     // One Insert: atomic by itself.
     coll.add(b.docs).execute();
-    return;
+    return 0;
   }
   // --replace: documents with an _id replace theirs one by one; one
   // transaction keeps the batch atomic all the same.
+  std::uint64_t replaced = 0;
   session.startTransaction();
   try {
     std::vector<std::string> new_docs;
+    std::vector<std::size_t> new_index;
     for (std::size_t i = 0; i < b.docs.size(); ++i) {
-      if (b.ids[i].empty())
+      if (b.ids[i].empty()) {
         new_docs.push_back(b.docs[i]);
-      else
-        coll.addOrReplaceOne(b.ids[i], mysqlx::Value(b.docs[i]));
+        new_index.push_back(i);
+        continue;
+      }
+      call.assign(1, i);
+      // The server counts 1 row for an insert, 2 for a replaced row and 0
+      // for one replaced by the same document (MySQL's ON DUPLICATE KEY
+      // UPDATE): all but 1 mean the _id was there already.
+      if (coll.addOrReplaceOne(b.ids[i], mysqlx::Value(b.docs[i])).getAffectedItemsCount() != 1)
+        ++replaced;
     }
+    call = new_index;
     if (!new_docs.empty()) coll.add(new_docs).execute();
+    call.clear();
     session.commit();
   } catch (const mysqlx::Error& e) {
     if (!e.isConnectionError()) {
@@ -210,6 +289,59 @@ void add_batch(mysqlx::Session& session, mysqlx::Collection& coll, const batch& 
     }
     throw;
   }
+  return replaced;
+}
+
+// The entry of a batch refused for a duplicate _id (error 5116): the first,
+// in input order, whose _id is already stored or repeats an earlier one of
+// the batch. The batch stored nothing, so looking its ids up stores nothing
+// twice and drops nothing. Empty when it cannot be told (an _id that is not a
+// string, the connection gone).
+std::string locate_duplicate(mysqlx::Collection& coll, const batch& b) {
+  std::unordered_map<std::string, std::size_t> seen;
+  try {
+    for (std::size_t i = 0; i < b.docs.size(); ++i) {
+      if (b.ids[i].empty()) continue;
+      const auto [it, fresh] = seen.emplace(b.ids[i], i);
+      const std::string head = where(b.at(i)) + ": duplicate _id " + quoted(b.ids[i]);
+      if (!fresh) return head + ", the same _id as " + where(b.at(it->second));
+      if (!coll.getOne(b.ids[i]).isNull())
+        return head + ": a document with this _id is already stored";
+    }
+  } catch (const mysqlx::Error&) {
+    // The batch's own error is still reported, without its entry.
+  }
+  return {};
+}
+
+// The library names a document by its place in the add(): "Document 10"
+// (from 0) or "document 6 of 6" (from 1). Said here by its file and line,
+// as every other message of the tool, or empty when the error names none.
+std::string locate_named_document(const batch& b, const std::vector<std::size_t>& call,
+                                  const std::string& what) {
+  static const std::regex from_zero("^Document ([0-9]+)");
+  static const std::regex from_one("document ([0-9]+) of ([0-9]+) in the add\\(\\)");
+  const std::size_t in_call = call.empty() ? b.docs.size() : call.size();
+  std::smatch m;
+  std::size_t k = 0;
+  if (std::regex_search(what, m, from_zero)) {
+    k = std::stoul(m[1].str());
+  } else if (std::regex_search(what, m, from_one) && std::stoul(m[2].str()) == in_call &&
+             std::stoul(m[1].str()) >= 1) {
+    k = std::stoul(m[1].str()) - 1;
+  } else {
+    return {};
+  }
+  if (k >= in_call) return {};
+  const std::size_t i = call.empty() ? k : call[k];
+  return where(b.at(i)) + ": " + m.prefix().str() + "the document" + m.suffix().str();
+}
+
+std::string locate_failure(mysqlx::Collection& coll, const batch& b,
+                           const std::vector<std::size_t>& call, const mysqlx::Error& e) {
+  if (e.code() == 5116) return locate_duplicate(coll, b);
+  if (e.mayHaveBeenApplied()) return {};
+  return locate_named_document(b, call, e.what());
 }
 
 std::string megabytes(std::uint64_t bytes) {
@@ -365,12 +497,14 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   std::vector<std::thread> workers;
   for (unsigned i = 0; i < parallel; ++i) {
     workers.emplace_back([&, i] {
+      std::vector<std::size_t> call;
       while (auto b = queue.pop()) {
         try {
-          add_batch(sessions[i], colls[i], *b);
-          book.stored(*b);
+          const std::uint64_t replaced = add_batch(sessions[i], colls[i], *b, opts.replace, call);
+          book.stored(*b, replaced);
         } catch (const mysqlx::Error& e) {
-          book.failed(*b, e);
+          book.failed(*b, e,
+                      queue.stopped() ? std::string() : locate_failure(colls[i], *b, call, e));
           queue.stop();
           return;
         }
@@ -386,10 +520,14 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
 
   // The reader: this thread.
   std::optional<std::string> stop_reason; // an invalid entry without --skip-invalid
+  // The stop is an input not in the format named: --skip-invalid cannot go past it.
+  bool stop_fatal = false;
   std::uint64_t entries = 0, seq = 0, bytes_before = 0;
   std::uint64_t position = 0, flushed_position = 0; // in all inputs together
+  std::uint64_t flushed_entries = 0; // entries [0, flushed_entries) are in queued batches
   batch cur;
   auto flush = [&] {
+    flushed_entries = entries;
     if (cur.docs.empty()) return true;
     cur.seq = seq++;
     cur.entries_end = entries;
@@ -403,16 +541,37 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     for (const auto& name : inputs) {
       if (stop_reason || queue.stopped()) break;
       input_file file(name);
-      json_input in(file.fd(), file.name(), opts.max_document);
+      json_input in(file.fd(), file.name(), opts.max_document, opts.format);
       entry e;
+      bool first_entry = true;
       while (in.next(e)) {
+        if (e.fatal) {
+          // Not the format the user named: the rest of this input cannot be
+          // read as documents, --skip-invalid or not.
+          const std::string at = file.name() + ":" + std::to_string(e.line);
+          err << "mysqlx-import: " << at << ": " << e.error << "\n";
+          stop_reason = at;
+          stop_fatal = true;
+          // Documents not yet sent are dropped: an input that is not the
+          // array it was said to be (JSON lines with --json-array) is mostly
+          // not stored at all, instead of its first line's elements.
+          cur = batch{};
+          entries = std::max(flushed_entries, std::min(entries, opts.skip));
+          break;
+        }
+        const bool is_first = std::exchange(first_entry, false);
         position = bytes_before + in.consumed();
         const std::uint64_t index = entries++;
         if (index < opts.skip) continue;
         check_result c;
         if (e.error.empty()) c = check_document(e.text);
         if (!e.error.empty() || !c.ok) {
-          const std::string reason = e.error.empty() ? c.reason : e.error;
+          std::string reason = e.error.empty() ? c.reason : e.error;
+          if (is_first && opts.format == input_format::json_lines &&
+              e.text.find_first_not_of(" \t") != std::string::npos &&
+              e.text[e.text.find_first_not_of(" \t")] == '[')
+            // Said, not guessed: the user may have meant one JSON array.
+            reason += " (an input that is one JSON array of documents needs --json-array)";
           const std::string at = file.name() + ":" + std::to_string(e.line);
           if (!opts.skip_invalid) {
             --entries; // the bad entry is not before the stop
@@ -440,12 +599,13 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
         }
         if (cur.docs.empty()) cur.first = {file.name(), e.line};
         cur.last = {file.name(), e.line};
+        if (cur.files.empty() || cur.files.back().second != file.name())
+          cur.files.emplace_back(cur.docs.size(), file.name());
+        cur.lines.push_back(e.line);
+        cur.ids.push_back(c.id_is_string ? c.id : std::string());
         cur.bytes += e.text.size();
         if (!c.has_id) ++cur.without_id;
-        if (opts.replace) {
-          cur.ids.push_back(c.has_id ? c.id : std::string());
-          cur.any_id = cur.any_id || c.has_id;
-        }
+        cur.any_id = cur.any_id || c.has_id;
         cur.docs.push_back(std::move(e.text));
         e.text = std::string();
         if (cur.docs.size() >= opts.batch_size || cur.bytes >= opts.batch_bytes) {
@@ -504,23 +664,33 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
       err << "mysqlx-import: the connection broke before the server answered, so that batch may"
              " or may not be stored; documents with an _id of their own can be imported again"
              " with --replace\n";
-    err << "mysqlx-import: stopped: " << res.documents << " documents stored; the first "
-        << res.stored_prefix << " entries of the input are all stored (resume with --skip "
-        << res.stored_prefix << ")\n";
+    err << "mysqlx-import: stopped: " << count(res.documents, "document") << " stored; the first "
+        << count(res.stored_prefix, "entry", "entries")
+        << " of the input are all stored (resume with --skip " << res.stored_prefix;
+    if (book.located())
+      err << " once that entry is fixed or removed"
+          << (book.duplicate() && !opts.replace
+                  ? ", or with --replace to replace the stored document"
+                  : "");
+    err << ")\n";
   } else if (stop_reason) {
     res.ok = false;
     res.stored_prefix = entries;
-    err << "mysqlx-import: stopped at " << *stop_reason << ": " << res.documents
-        << " documents stored before it; fix it and resume with --skip " << entries
-        << ", or use --skip-invalid\n";
+    err << "mysqlx-import: stopped at " << *stop_reason << ": " << count(res.documents, "document")
+        << " stored before it; " << (stop_fatal ? "once the input is fixed, " : "fix it and ")
+        << "resume with --skip " << entries << (stop_fatal ? "" : ", or use --skip-invalid")
+        << "\n";
   } else {
     res.stored_prefix = entries;
   }
   const double rate = res.seconds > 0 ? static_cast<double>(res.documents) / res.seconds : 0;
-  out << "documents " << res.documents << ", ids generated " << res.ids_generated
-      << ", invalid entries skipped " << res.invalid_skipped << ", seconds " << std::fixed
-      << std::setprecision(2) << res.seconds << " (" << static_cast<std::uint64_t>(rate)
-      << " docs/s)\n"
+  res.replaced = book.replaced();
+  out << "documents " << res.documents;
+  if (opts.replace)
+    out << " (added " << res.documents - res.replaced << ", replaced " << res.replaced << ")";
+  out << ", ids generated " << res.ids_generated << ", invalid entries skipped "
+      << res.invalid_skipped << ", seconds " << std::fixed << std::setprecision(2) << res.seconds
+      << " (" << static_cast<std::uint64_t>(rate) << " docs/s)\n"
       << std::flush;
   return res;
 }

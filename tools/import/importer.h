@@ -4,6 +4,8 @@
 // `parallel` sessions. Only the public mysqlx API is used.
 #pragma once
 
+#include "json_input.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -22,6 +24,7 @@ struct options {
   std::string schema;                              // default: the URI's schema
   std::string collection;                          // required
   std::vector<std::string> inputs;                 // files; "-" (or none at all) is standard input
+  input_format format = input_format::json_lines;  // every input's: the user's word, not a guess
   std::size_t batch_size = 1000;                   // documents per add()
   std::size_t batch_bytes = std::size_t{16} << 20; // a batch also ends here
   std::optional<mysqlx::DocIdMode> docid_mode;     // unset: the URI's (default auto)
@@ -42,6 +45,10 @@ struct outcome {
   std::uint64_t entries = 0;       // entries read, those passed over by --skip included
   std::uint64_t documents = 0;     // documents stored (batches the server confirmed)
   std::uint64_t ids_generated = 0; // of them, documents that had no _id
+  // With --replace, of `documents`: those that replaced a stored document
+  // with the same _id (one stored earlier by the same input included), so
+  // `documents - replaced` is how many the collection gained.
+  std::uint64_t replaced = 0;
   std::uint64_t invalid_skipped = 0;
   // The first `stored_prefix` entries of the input are all stored (or were
   // invalid and skipped): `--skip stored_prefix` resumes safely.

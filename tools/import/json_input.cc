@@ -22,8 +22,51 @@ void trim_right(std::string& s) {
 
 } // namespace
 
-json_input::json_input(int fd, std::string name, std::size_t max_document)
-    : m_fd(fd), m_name(std::move(name)), m_max(max_document), m_buf(chunk_size) {}
+json_input::json_input(int fd, std::string name, std::size_t max_document, input_format format)
+    : m_fd(fd), m_name(std::move(name)), m_max(max_document), m_buf(chunk_size), m_format(format) {}
+
+bool json_input::start(entry& out) {
+  // A UTF-8 byte-order mark is skipped, whatever the format.
+  bool first = true;
+  for (;;) {
+    if (m_pos == m_end && !fill()) {
+      m_mode = mode::done;
+      if (m_format == input_format::json_array) {
+        out.line = m_line;
+        out.error = "--json-array: the input is empty, not a JSON array";
+        out.fatal = true;
+      }
+      return false;
+    }
+    if (first && m_end - m_pos >= 3 && std::memcmp(m_buf.data() + m_pos, "\xEF\xBB\xBF", 3) == 0)
+      m_pos += 3;
+    first = false;
+    if (m_format == input_format::json_lines) {
+      // Whatever its first line holds: an array there is a bad line, not a
+      // reason to read the whole input another way.
+      m_mode = mode::lines;
+      return true;
+    }
+    if (m_pos == m_end) continue;
+    const char c = m_buf[m_pos];
+    if (c == '[') {
+      m_mode = mode::array;
+      m_array_line = m_line;
+      ++m_pos;
+      return true;
+    }
+    if (!is_space(c)) {
+      m_mode = mode::done;
+      out.line = m_line;
+      out.error = std::string("--json-array: the input begins with '") + c +
+                  "', not '[': it is not one JSON array (JSON lines are read without --json-array)";
+      out.fatal = true;
+      return false;
+    }
+    if (c == '\n') ++m_line;
+    ++m_pos;
+  }
+}
 
 bool json_input::fill() {
   if (m_eof) return false;
@@ -59,34 +102,10 @@ void json_input::append(const char* from, const char* to, entry& out) {
 bool json_input::next(entry& out) {
   out.text.clear();
   out.error.clear();
+  out.fatal = false;
   out.line = 0;
   m_oversize = false;
-  if (m_mode == mode::unknown) {
-    // The first non-whitespace byte decides; a UTF-8 byte-order mark is skipped.
-    for (;;) {
-      if (m_pos == m_end && !fill()) {
-        m_mode = mode::done;
-        return false;
-      }
-      if (m_bytes_read == static_cast<std::uint64_t>(m_end) && m_pos == 0 && m_end >= 3 &&
-          std::memcmp(m_buf.data(), "\xEF\xBB\xBF", 3) == 0) {
-        m_pos = 3;
-        continue;
-      }
-      const char c = m_buf[m_pos];
-      if (c == '[') {
-        m_mode = mode::array;
-        ++m_pos;
-        break;
-      }
-      if (!is_space(c)) {
-        m_mode = mode::lines;
-        break;
-      }
-      if (c == '\n') ++m_line;
-      ++m_pos;
-    }
-  }
+  if (m_mode == mode::start && !start(out)) return !out.error.empty();
   switch (m_mode) {
   case mode::lines:
     return next_line(out);
@@ -130,7 +149,10 @@ bool json_input::next_element(entry& out) {
       m_mode = mode::done;
       if (m_array_closed) return false;
       out.line = m_line;
-      out.error = "the input ends before the closing ']' of the top-level array";
+      out.error = "the input ends before the closing ']' of the top-level array that begins on"
+                  " line " +
+                  std::to_string(m_array_line) + ": it is not one JSON array";
+      out.fatal = true;
       return true;
     }
     const char c = m_buf[m_pos];
@@ -142,7 +164,10 @@ bool json_input::next_element(entry& out) {
       }
       m_mode = mode::done;
       out.line = m_line;
-      out.error = "text after the closing ']' of the top-level array";
+      out.error = "text after the closing ']' (line " + std::to_string(m_close_line) +
+                  ") of the top-level array that begins on line " + std::to_string(m_array_line) +
+                  ": the input is not one JSON array (JSON lines are read without --json-array)";
+      out.fatal = true;
       return true;
     }
     if (is_space(c)) {
@@ -153,13 +178,17 @@ bool json_input::next_element(entry& out) {
     if (c == ']' && !after_comma) {
       ++m_pos;
       m_array_closed = true;
+      m_close_line = m_line;
       continue;
     }
     if (c == ',' || c == ']') {
       // "[a,,b]" or "[a,]": an element is missing.
       out.line = m_line;
       out.error = "an element of the array is missing before '" + std::string(1, c) + "'";
-      if (c == ']') m_array_closed = true;
+      if (c == ']') {
+        m_array_closed = true;
+        m_close_line = m_line;
+      }
       ++m_pos;
       ++m_elements;
       return true;
@@ -181,7 +210,9 @@ bool json_input::next_element(entry& out) {
         return true;
       }
       m_mode = mode::done;
-      out.error = "the input ends inside an element of the top-level array (no closing ']')";
+      out.error = "the input ends inside an element of the top-level array that begins on line " +
+                  std::to_string(m_array_line) + " (no closing ']'): it is not one JSON array";
+      out.fatal = true;
       return true;
     }
     const char* begin = m_buf.data() + m_pos;
@@ -208,6 +239,7 @@ bool json_input::next_element(entry& out) {
         --depth;
       } else if (depth == 0 && (c == ',' || c == ']')) {
         m_array_closed = c == ']';
+        m_close_line = m_line;
         finished = true;
         break;
       }

@@ -1,11 +1,14 @@
 // Splits one input (a file or standard input) into JSON documents as it is
 // read, in fixed-size chunks, so memory stays bounded by the largest document
-// whatever the size of the input:
-//   - JSON lines: one document per line; empty (all-whitespace) lines are
-//     skipped; a line may end in \r\n;
-//   - one JSON array: the input's first non-whitespace byte is '['; its
-//     elements are the documents, split by a scanner that follows strings,
-//     escapes and nesting depth (the elements are not parsed here).
+// whatever the size of the input. The user says which format it is, never a
+// guess from its first bytes: a JSON-lines file whose first line happens to be
+// an array is still JSON lines.
+//   - JSON lines (the default): one document per line; empty (all-whitespace)
+//     lines are skipped; a line may end in \r\n;
+//   - one JSON array (--json-array): the input's first non-whitespace byte must
+//     be '[' and the array must close at its end; its elements are the
+//     documents, split by a scanner that follows strings, escapes and nesting
+//     depth (the elements are not parsed here).
 // Nothing is validated beyond that split: document_check says whether an
 // entry is a JSON object.
 #pragma once
@@ -24,14 +27,21 @@ struct entry {
   // Non-empty when the split itself failed (a document above the size
   // limit, a broken array); the entry is then invalid whatever its text.
   std::string error;
+  // The input is not in the format it was said to be (not an array, or the
+  // array does not close at its end): nothing after this entry can be read
+  // as documents, so the import stops here even with --skip-invalid.
+  bool fatal = false;
 };
+
+enum class input_format { json_lines, json_array };
 
 class json_input {
 public:
   // Reads from `fd` (not closed here); `name` is what messages call it.
   // A document above `max_document` bytes becomes an entry with an error
   // and is skipped without being held in memory.
-  json_input(int fd, std::string name, std::size_t max_document);
+  json_input(int fd, std::string name, std::size_t max_document,
+             input_format format = input_format::json_lines);
 
   // The next entry; false at the end of the input. Throws std::runtime_error
   // when reading fails (the message names the input).
@@ -44,8 +54,11 @@ public:
   bool is_array() const { return m_mode == mode::array; }
 
 private:
-  enum class mode { unknown, lines, array, done };
+  enum class mode { start, lines, array, done };
   bool fill();
+  // Reads up to the first entry of the format; false (and `out` an error
+  // entry, or untouched at the end of the input) when there is none.
+  bool start(entry& out);
   bool next_line(entry& out);
   bool next_element(entry& out);
   void append(const char* from, const char* to, entry& out);
@@ -58,9 +71,11 @@ private:
   bool m_eof = false;
   std::uint64_t m_bytes_read = 0;
   std::uint64_t m_line = 1;
-  mode m_mode = mode::unknown;
+  input_format m_format;
+  mode m_mode = mode::start;
   bool m_oversize = false; // the entry being read passed m_max: dropping its text
   bool m_array_closed = false;
+  std::uint64_t m_array_line = 0, m_close_line = 0; // where the top-level '[' and ']' are
   std::uint64_t m_elements = 0; // array elements (or missing ones) returned so far
 };
 

@@ -13,7 +13,8 @@ const char* const usage_text =
     R"(usage: mysqlx-import [OPTION]... -c COLLECTION [FILE]...
 Imports JSON documents into a collection over the X Protocol. Each FILE (or
 standard input when no FILE is given, or for "-") holds JSON lines (one
-document per line; empty lines are ignored) or one JSON array of documents.
+document per line; empty lines are ignored), or with --json-array one JSON
+array of documents. The format is never guessed from the input's first bytes.
 Inputs are read as streams: memory stays bounded whatever their size.
 
   -u, --uri URI           mysqlx://user:password@host:port/schema?option=value
@@ -21,6 +22,9 @@ Inputs are read as streams: memory stays bounded whatever their size.
                           keeps the password out of the process list)
   -s, --schema NAME       the schema (default: the URI's); created if missing
   -c, --collection NAME   the collection (required); created if missing
+      --json-array        every input is one JSON array of documents: its first
+                          non-blank byte must be '[' and the array must close
+                          at its end, else the import stops there
   -b, --batch-size N      documents per batch (default 1000); a batch also
                           ends once it holds 16 MB
       --docid-mode MODE   who makes the _id of a document that has none:
@@ -28,7 +32,11 @@ Inputs are read as streams: memory stays bounded whatever their size.
                           (default: the URI's docid-mode, else auto)
       --replace           a document with an _id replaces the stored document
                           with that _id (addOrReplaceOne) instead of failing
-                          with a duplicate key; its _id must be a string
+                          with a duplicate key; its _id must be a string.
+                          The final line then says how many documents were
+                          added and how many replaced one already stored
+                          (an earlier document of the input with the same
+                          _id included)
       --skip-invalid      report each entry that is not a JSON object (file,
                           line, reason) and go on; without it the import stops
                           at the first one
@@ -48,6 +56,8 @@ Inputs are read as streams: memory stays bounded whatever their size.
 
 At the end it prints one line on standard output: documents stored, ids
 generated (documents that had no _id), invalid entries skipped, seconds.
+Messages name an entry by its file and line, counted from 1. A document whose
+_id is already stored, or repeats an earlier one, is named with its _id.
 
 Resuming: every batch is stored atomically (one add(); with --replace one
 transaction). When the import stops, at an invalid entry or on an error, it
@@ -135,6 +145,9 @@ int main(int argc, char** argv) {
         opts.docid_mode = mysqlx::DocIdMode::CLIENT;
       else
         bad_usage("--docid-mode is auto, server or client, not '" + m + "'");
+    } else if (arg == "--json-array") {
+      flag();
+      opts.format = mysqlx_import::input_format::json_array;
     } else if (arg == "--replace") {
       flag();
       opts.replace = true;

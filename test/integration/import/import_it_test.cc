@@ -133,7 +133,7 @@ TEST_F(Import, StandardInputAsOneJsonArray) {
     array += std::string(i ? ",\n" : "") + "{\"i\":" + std::to_string(i) + ",\"s\":\"a,]}[\\\"\"}";
   array += "\n]\n";
   const std::string in = tmp.file("docs.json", array);
-  const run_result r = run_tool(tmp, target() + " -b 1000", in);
+  const run_result r = run_tool(tmp, target() + " --json-array -b 1000", in);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(summary(2500, 2500, 0)), std::string::npos) << r.out;
   EXPECT_EQ(coll().count(), 2500u);
@@ -141,9 +141,166 @@ TEST_F(Import, StandardInputAsOneJsonArray) {
   EXPECT_EQ(d["s"].get<std::string>(), "a,]}[\"");
 }
 
+// Issue 26: the format is the user's word. JSON lines whose first line is an
+// array used to be read as one array: with --skip-invalid it exited 0 having
+// stored 0 of 20 documents.
+TEST_F(Import, JsonLinesWhoseFirstLineIsAnArrayStayJsonLines) {
+  std::string lines = "[{\"i\":-2},{\"i\":-1}]\n";
+  for (int i = 0; i < 19; ++i) lines += "{\"i\":" + std::to_string(i) + "}\n";
+  const std::string file = tmp.file("first-array.jsonl", lines);
+  run_result r = run_tool(tmp, target() + " --skip-invalid " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(file + ":1: skipped: not a JSON object (an array) (an input that is one"
+                              " JSON array of documents needs --json-array)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find(summary(19, 19, 1)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 19u);
+
+  // Said to be one array, it is not one: the array closes at the end of line
+  // 1, not at the end of the input. A clear stop, even with --skip-invalid,
+  // and line 1's elements are not stored either.
+  session->getSchema(schema).dropCollection(coll_name);
+  r = run_tool(tmp, target() + " --json-array --skip-invalid " + file);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(file + ":2: text after the closing ']' (line 1) of the top-level array that"
+                              " begins on line 1: the input is not one JSON array (JSON lines are"
+                              " read without --json-array)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find(summary(0, 0, 0)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 0u);
+}
+
+TEST_F(Import, JsonArrayThatIsNotAnArrayIsAClearError) {
+  const std::string file = tmp.file("obj.json", "\n{\"a\":1}\n");
+  run_result r = run_tool(tmp, target() + " --json-array --skip-invalid " + file);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(file + ":2: --json-array: the input begins with '{', not '['"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("stopped at " + file + ":2: 0 documents stored before it"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("--skip-invalid"), std::string::npos) << r.err; // it cannot help
+  EXPECT_EQ(coll().count(), 0u);
+
+  // A pretty-printed array without the flag: its first line is named, with the hint.
+  const std::string array = tmp.file("pretty.json", "[\n  {\"a\":1},\n  {\"a\":2}\n]\n");
+  r = run_tool(tmp, target() + " " + array);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(array + ":1: not a JSON object (an array) (an input that is one JSON array"
+                               " of documents needs --json-array)"),
+            std::string::npos)
+      << r.err;
+  r = run_tool(tmp, target() + " --json-array " + array);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(coll().count(), 2u);
+}
+
+// Issue 26: a duplicate _id is named by its file, line and id, whether it
+// repeats an earlier line of the same batch or one already stored; the
+// batch stores nothing, so nothing is stored twice.
+TEST_F(Import, DuplicateIdIsNamedByLineAndId) {
+  std::string lines;
+  for (int i = 1; i <= 120; ++i)
+    lines += "{\"_id\":\"id-" + std::to_string(i == 58 ? 12 : i) + "\",\"n\":" + std::to_string(i) +
+             "}\n";
+  const std::string dup = tmp.file("dup.jsonl", lines);
+  run_result r = run_tool(tmp, target() + " -b 1000 " + dup);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(dup + ":58: duplicate _id \"id-12\", the same _id as " + dup +
+                       ":12 (error 5116); so its batch of 120 documents (" + dup +
+                       ":1-120) was not stored"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("stopped: 0 documents stored; the first 0 entries of the input are all"
+                       " stored (resume with --skip 0 once that entry is fixed or removed, or"
+                       " with --replace"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(coll().count(), 0u);
+
+  // Already stored by an earlier import; batches of 1: "1 document", and
+  // the earlier batches stay stored.
+  const std::string first = tmp.file("first.jsonl", "{\"_id\":\"id-3\"}\n");
+  ASSERT_EQ(run_tool(tmp, target() + " " + first).status, 0);
+  r = run_tool(tmp, target() + " -b 1 " + dup);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(dup +
+                       ":3: duplicate _id \"id-3\": a document with this _id is already"
+                       " stored (error 5116); so its batch of 1 document (" +
+                       dup + ":3) was not stored"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("stopped: 2 documents stored; the first 2 entries"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(coll().count(), 3u);
+}
+
+// Issue 26: --replace said "documents 120" where 119 exist: line 58 replaced
+// line 12's document (same _id). It now says what it added and replaced.
+TEST_F(Import, ReplaceSaysWhatItAddedAndWhatItReplaced) {
+  std::string lines;
+  for (int i = 1; i <= 120; ++i)
+    lines += "{\"_id\":\"id-" + std::to_string(i == 58 ? 12 : i) + "\",\"n\":" + std::to_string(i) +
+             "}\n";
+  const std::string dup = tmp.file("dup.jsonl", lines);
+  run_result r = run_tool(tmp, target() + " --replace " + dup);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("documents 120 (added 119, replaced 1), ids generated 0,"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(coll().count(), 119u);
+  EXPECT_EQ(coll().getOne("id-12")["n"].get<int>(), 58);
+
+  // Again, the same documents: every one replaces its own (unchanged) one.
+  r = run_tool(tmp, target() + " --replace -b 7 " + dup);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("documents 120 (added 0, replaced 120)"), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 119u);
+}
+
+// Issue 26: entries are counted from 1 everywhere. The library names a
+// document it refuses by its place in the add(), from 0 ("Document 10");
+// the tool names it by its file and line.
+TEST_F(Import, LibraryRefusalIsNamedByLine) {
+  std::string lines;
+  for (int i = 1; i <= 12; ++i) {
+    if (i == 11)
+      lines += "{\"deep\":" + std::string(120, '[') + std::string(120, ']') + "}\n";
+    else
+      lines += "{\"n\":" + std::to_string(i) + "}\n";
+  }
+  const std::string file = tmp.file("deep.jsonl", lines);
+  const run_result r = run_tool(tmp, target() + " " + file);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(file + ":11: the document cannot be stored: JSON nesting deeper than 100"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("Document 10"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("so its batch of 12 documents (" + file + ":1-12) was not stored"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("(resume with --skip 0 once that entry is fixed or removed)\n"),
+            std::string::npos)
+      << r.err; // --replace would not help it
+  EXPECT_EQ(coll().count(), 0u);
+}
+
+TEST_F(Import, TwoTopLevelIdsAreNamedByLine) {
+  const std::string file =
+      tmp.file("two.jsonl", "{\"n\":1}\n{\"_id\":\"a\",\"_id\":\"b\"}\n{\"n\":3}\n");
+  const run_result r = run_tool(tmp, target() + " --skip-invalid " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(file + ":2: skipped: more than one top-level _id"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(coll().count(), 2u);
+}
+
 TEST_F(Import, SeveralFilesAndDash) {
   const std::string a = tmp.file("a.jsonl", "{\"f\":\"a\"}\n{\"f\":\"a\"}\n");
-  const std::string b = tmp.file("b.json", "[{\"f\":\"b\"}]");
+  const std::string b = tmp.file("b.jsonl", "{\"f\":\"b\"}");
   const std::string in = tmp.file("in.jsonl", "{\"f\":\"stdin\"}\n");
   const run_result r = run_tool(tmp, target() + " " + a + " - " + b, in);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -173,7 +330,8 @@ TEST_F(Import, DocumentsWithTheirOwnIdKeepIt) {
       tmp.file("ids2.jsonl", "{\"_id\":\"own-1\",\"v\":10}\n{\"_id\":\"own-3\",\"v\":30}\n");
   r = run_tool(tmp, target() + " --replace " + changed);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find(summary(2, 0, 0)), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("documents 2 (added 1, replaced 1), ids generated 0, "), std::string::npos)
+      << r.out;
   EXPECT_EQ(coll().getOne("own-1")["v"].get<int>(), 10);
   EXPECT_EQ(coll().getOne("own-3")["v"].get<int>(), 30);
   EXPECT_EQ(coll().count(), 4u);
@@ -247,10 +405,10 @@ TEST(ImportCommandLine, HelpDocumentsEveryOption) {
   scratch tmp;
   const run_result r = run_tool(tmp, "--help");
   EXPECT_EQ(r.status, 0);
-  for (const char* opt :
-       {"--uri", "--schema", "--collection", "--batch-size", "--docid-mode", "--replace",
-        "--skip-invalid", "--skip N", "--parallel", "--progress MODE", "--progress-interval",
-        "--max-document-size", "--help", "MYSQLX_URI", "Resuming", "Exit status"})
+  for (const char* opt : {"--uri", "--schema", "--collection", "--batch-size", "--docid-mode",
+                          "--replace", "--skip-invalid", "--skip N", "--parallel", "--json-array",
+                          "--progress MODE", "--progress-interval", "--max-document-size", "--help",
+                          "MYSQLX_URI", "Resuming", "Exit status"})
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
 }
 

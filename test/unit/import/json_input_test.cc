@@ -12,6 +12,7 @@
 namespace {
 
 using mysqlx_import::entry;
+using mysqlx_import::input_format;
 using mysqlx_import::json_input;
 
 // The input as json_input reads it from a file: an unlinked temporary file.
@@ -33,13 +34,19 @@ private:
   int m_fd = -1;
 };
 
-std::vector<entry> split(const std::string& text, std::size_t max = 1 << 20) {
+std::vector<entry> split(const std::string& text, std::size_t max = 1 << 20,
+                         input_format format = input_format::json_lines) {
   temp_input file(text);
-  json_input in(file.fd(), "t.json", max);
+  json_input in(file.fd(), "t.json", max, format);
   std::vector<entry> out;
   entry e;
   while (in.next(e)) out.push_back(e);
   return out;
+}
+
+// The input read with --json-array.
+std::vector<entry> split_array(const std::string& text, std::size_t max = 1 << 20) {
+  return split(text, max, input_format::json_array);
 }
 
 TEST(JsonInput, LinesSkipEmptyLinesAndKeepLineNumbers) {
@@ -57,18 +64,22 @@ TEST(JsonInput, LinesSkipEmptyLinesAndKeepLineNumbers) {
 TEST(JsonInput, EmptyInputHasNoEntries) {
   EXPECT_TRUE(split("").empty());
   EXPECT_TRUE(split("\n \n\r\n").empty());
-  EXPECT_TRUE(split("[]").empty());
-  EXPECT_TRUE(split(" \n [ \n ] \n").empty());
+  EXPECT_TRUE(split_array("[]").empty());
+  EXPECT_TRUE(split_array(" \n [ \n ] \n").empty());
 }
 
 TEST(JsonInput, ByteOrderMarkIsSkipped) {
-  const auto v = split("\xEF\xBB\xBF[{\"a\":1}]");
+  const auto v = split_array("\xEF\xBB\xBF[{\"a\":1}]");
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].text, "{\"a\":1}");
+  const auto lines = split("\xEF\xBB\xBF{\"a\":1}\n{\"b\":2}\n");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].text, "{\"a\":1}");
 }
 
 TEST(JsonInput, ArrayElementsFollowStringsEscapesAndDepth) {
-  const auto v = split("[\n {\"s\":\"x,]}\\\"[\"},\n {\"c\":[1,{\"d\":[2]}]} , 3,\n\"str\"\n]\n");
+  const auto v =
+      split_array("[\n {\"s\":\"x,]}\\\"[\"},\n {\"c\":[1,{\"d\":[2]}]} , 3,\n\"str\"\n]\n");
   ASSERT_EQ(v.size(), 4u);
   EXPECT_EQ(v[0].text, "{\"s\":\"x,]}\\\"[\"}");
   EXPECT_EQ(v[0].line, 2u);
@@ -86,40 +97,91 @@ TEST(JsonInput, ElementsAcrossReadChunks) {
   std::string big;
   while (big.size() < (3u << 20)) big += "]}[{,\\\" ";
   const std::string doc = "{\"big\":\"" + big + "\",\"n\":[1,[2]]}";
-  const auto v = split("[" + doc + ",{\"after\":1}]", 8u << 20);
+  const auto v = split_array("[" + doc + ",{\"after\":1}]", 8u << 20);
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0].text, doc);
   EXPECT_EQ(v[1].text, "{\"after\":1}");
 }
 
+// Issue 26: the format is the user's word. A JSON-lines input whose first
+// line is an array stays JSON lines (that line is one bad entry), and a
+// pretty-printed array read as JSON lines is one bad entry per line, not
+// a silent switch of format.
+TEST(JsonInput, LinesAreNeverTakenForAnArray) {
+  auto v = split("[{\"a\":0},{\"a\":1}]\n{\"b\":1}\n{\"b\":2}\n");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].text, "[{\"a\":0},{\"a\":1}]");
+  EXPECT_EQ(v[0].line, 1u);
+  EXPECT_EQ(v[2].text, "{\"b\":2}");
+  EXPECT_EQ(v[2].line, 3u);
+  for (const auto& e : v) EXPECT_TRUE(e.error.empty() && !e.fatal) << e.error;
+  v = split("\n[\n{\"a\":1}\n]\n");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].text, "[");
+  EXPECT_EQ(v[0].line, 2u);
+}
+
+TEST(JsonInput, JsonArrayMustBeginWithABracket) {
+  auto v = split_array("\n\n{\"a\":1}\n");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_TRUE(v[0].fatal);
+  EXPECT_EQ(v[0].line, 3u);
+  EXPECT_NE(v[0].error.find("--json-array: the input begins with '{', not '['"), std::string::npos)
+      << v[0].error;
+  v = split_array(" \n ");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_TRUE(v[0].fatal);
+  EXPECT_NE(v[0].error.find("empty"), std::string::npos) << v[0].error;
+}
+
+// With --json-array, JSON lines whose first line is an array: the array
+// closes at the end of line 1, not at the input's end, so it is not one
+// array, and that is an error the import cannot skip past.
+TEST(JsonInput, JsonArrayMustCloseAtTheEnd) {
+  const auto v = split_array("[{\"a\":0},{\"a\":1}]\n{\"b\":1}\n{\"b\":2}\n");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_FALSE(v[1].fatal);
+  EXPECT_TRUE(v[2].fatal);
+  EXPECT_EQ(v[2].line, 2u);
+  EXPECT_NE(v[2].error.find("text after the closing ']' (line 1) of the top-level array that"
+                            " begins on line 1: the input is not one JSON array"),
+            std::string::npos)
+      << v[2].error;
+}
+
 TEST(JsonInput, MissingElementsAreEntriesWithAnError) {
-  const auto v = split("[{\"a\":1},,{\"b\":2},]");
+  const auto v = split_array("[{\"a\":1},,{\"b\":2},]");
   ASSERT_EQ(v.size(), 4u);
   EXPECT_TRUE(v[0].error.empty());
   EXPECT_NE(v[1].error.find("missing before ','"), std::string::npos) << v[1].error;
   EXPECT_EQ(v[2].text, "{\"b\":2}");
   EXPECT_NE(v[3].error.find("missing before ']'"), std::string::npos) << v[3].error;
+  // Bad elements of a well-formed array: --skip-invalid goes past them.
+  for (const auto& e : v) EXPECT_FALSE(e.fatal);
 }
 
 TEST(JsonInput, UnclosedArrayEndsWithAnError) {
   // The last element is whole: it is an entry, the missing ']' another.
-  auto v = split("[{\"a\":1},\n{\"b\":2}");
+  auto v = split_array("[{\"a\":1},\n{\"b\":2}");
   ASSERT_EQ(v.size(), 3u);
   EXPECT_EQ(v[1].text, "{\"b\":2}");
   EXPECT_TRUE(v[1].error.empty());
   EXPECT_NE(v[2].error.find("before the closing ']'"), std::string::npos) << v[2].error;
+  EXPECT_TRUE(v[2].fatal);
   // Cut inside an element.
-  v = split("[{\"a\":1},{\"b\":\"xy");
+  v = split_array("[{\"a\":1},{\"b\":\"xy");
   ASSERT_EQ(v.size(), 2u);
   EXPECT_NE(v[1].error.find("inside an element"), std::string::npos) << v[1].error;
+  EXPECT_TRUE(v[1].fatal);
   EXPECT_EQ(v[1].line, 1u);
 }
 
 TEST(JsonInput, TextAfterTheArrayIsAnError) {
-  const auto v = split("[{\"a\":1}]\n\n[{\"b\":2}]");
+  const auto v = split_array("[{\"a\":1}]\n\n[{\"b\":2}]");
   ASSERT_EQ(v.size(), 2u);
   EXPECT_NE(v[1].error.find("after the closing ']'"), std::string::npos) << v[1].error;
   EXPECT_EQ(v[1].line, 3u);
+  EXPECT_TRUE(v[1].fatal);
 }
 
 TEST(JsonInput, OversizeDocumentIsAnEntryWithAnErrorAndTheNextOneIsRead) {
@@ -130,7 +192,7 @@ TEST(JsonInput, OversizeDocumentIsAnEntryWithAnErrorAndTheNextOneIsRead) {
   EXPECT_TRUE(v[0].text.empty()); // not held
   EXPECT_EQ(v[1].text, "{\"b\":1}");
   EXPECT_EQ(v[1].line, 2u);
-  v = split("[{\"a\":\"" + big + "\"},{\"b\":1}]", 1000);
+  v = split_array("[{\"a\":\"" + big + "\"},{\"b\":1}]", 1000);
   ASSERT_EQ(v.size(), 2u);
   EXPECT_NE(v[0].error.find("larger than 1000 bytes"), std::string::npos) << v[0].error;
   EXPECT_EQ(v[1].text, "{\"b\":1}");
@@ -190,7 +252,8 @@ void streams_in_bounded_memory(bool array) {
     ::close(fds[1]);
   });
   const std::size_t before = peak_rss();
-  json_input in(fds[0], "<pipe>", 1 << 20);
+  json_input in(fds[0], "<pipe>", 1 << 20,
+                array ? input_format::json_array : input_format::json_lines);
   entry e;
   std::size_t docs = 0;
   bool all_same = true;
