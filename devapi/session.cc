@@ -26,8 +26,14 @@ cdk::session::connection& session_impl::connection() {
     throw_error(cdk::error::client(cdk::client_errc::usage,
                                    "the session is closed: its Client was closed"));
   }
-  if (!conn || !conn->is_open())
-    throw_error(cdk::error::client(cdk::client_errc::usage, "the session is closed"));
+  if (!conn || !conn->is_open()) {
+    // After a broken connection, later calls say what broke it: only the
+    // call that failed was told, and a bare "closed" sends users looking.
+    std::string why = "the session is closed";
+    if (conn && conn->failure())
+      why += ": its connection broke on an earlier call (" + conn->failure()->message + ")";
+    throw_error(cdk::error::client(cdk::client_errc::usage, why));
+  }
   settle();
   return *conn;
 }

@@ -88,6 +88,8 @@ public:
   // Connection.Close, then its Ok, then closes the transport.
   status close();
   bool is_open() const noexcept { return m_stream != nullptr && !m_failed; }
+  /// The error that broke the connection, if one did.
+  const std::optional<error>& failure() const noexcept { return m_failed; }
 
   // Only open() can make one (the key is private): a connection exists only
   // once set-up has succeeded.

@@ -27,14 +27,19 @@ std::string uri(const std::string& query = "") {
   return query.empty() ? base : base + "?" + query;
 }
 
-// A broken session is closed: the next call says so, as a client error.
+// A broken session is closed: the next call says so, as a client error,
+// and says what broke it.
 void expect_closed(Session& s) {
   try {
     s.sql("SELECT 1").execute();
     ADD_FAILURE() << "the session still answers after its connection broke";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), Error::Kind::CLIENT) << e.what();
-    EXPECT_NE(std::string(e.what()).find("closed"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("the session is closed: its connection broke on an "
+                                          "earlier call (",
+                                          0),
+              0u)
+        << e.what();
   }
 }
 
