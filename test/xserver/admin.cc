@@ -6,6 +6,7 @@
 #include "test/xserver/session.h"
 
 #include <map>
+#include <mutex>
 #include <openssl/evp.h>
 
 namespace xserver {
@@ -122,6 +123,14 @@ stmt_result session::create_collection(const std::string& schema, const std::str
   if (schema.empty()) return make_error(errc::x_bad_schema, "Invalid schema");
   if (name.empty()) return make_error(errc::x_bad_table, "Invalid collection name");
   const std::string table = quote_identifier(schema) + "." + quote_identifier(name);
+  // MySQL creates a collection in one statement; here it is a table, then
+  // two triggers. Another session that found the table before its triggers
+  // (reuse) and added a document failed: "Field '_id' doesn't have a default
+  // value" (Oracle's Sess.pool_ttl, 40 threads creating one collection). So
+  // the check and the three statements run as one against every other
+  // session of this xserverd.
+  static std::mutex creating;
+  std::lock_guard<std::mutex> one_at_a_time(creating);
   if (reuse) {
     auto exists = m_db->select("SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = " +
                                m_db->quote(schema) + " AND TABLE_NAME = " + m_db->quote(name));
