@@ -5,6 +5,8 @@
 //                                    messages have been answered
 //   close_before_insert_ok {}        the next Crud.Insert commits, then the
 //                                    connection closes before any reply
+//   close_before_commit_ok {}        the next SQL COMMIT is applied, then the
+//                                    connection closes before any reply
 //   delay_reply {ms: M}              the next reply leaves M ms late
 //   send_absurd_length {}            the next reply is a frame header that
 //                                    announces 2 GiB, then the connection closes
@@ -29,6 +31,7 @@ namespace xserver {
 struct fault_plan {
   std::optional<std::uint64_t> close_after_messages;
   bool close_before_insert_ok = false;
+  bool close_before_commit_ok = false;
   std::uint32_t delay_ms = 0;
   bool absurd_length = false;
   bool truncate = false;

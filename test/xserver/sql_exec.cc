@@ -18,6 +18,18 @@ namespace xserver {
 namespace {
 // append_row()'s marker for a JSON column (x_type values are all >= 1).
 constexpr int json_column = -1;
+
+// "COMMIT", any case, with white space and an optional ';' around it.
+bool is_commit(std::string_view sql) {
+  while (!sql.empty() && (sql.back() == ';' || sql.back() == ' ' || sql.back() == '\n'))
+    sql.remove_suffix(1);
+  while (!sql.empty() && (sql.front() == ' ' || sql.front() == '\n')) sql.remove_prefix(1);
+  if (sql.size() != 6) return false;
+  for (std::size_t i = 0; i < 6; ++i) {
+    if ((sql[i] | 0x20) != "commit"[i]) return false;
+  }
+  return true;
+}
 } // namespace
 
 stmt_result session::on_stmt_execute(const std::string& payload) {
@@ -130,6 +142,15 @@ stmt_result session::execute_sql(std::string_view sql, bool rows_affected_notice
   if (attrs_sql) sql = *attrs_sql;
   MYSQL* m = m_db->handle();
   if (mysql_real_query(m, sql.data(), sql.size()) != 0) return m_db->last_error();
+  if (m_faults.close_before_commit_ok && is_commit(sql)) {
+    // Applied, but the client never hears about it (a server that dies
+    // right after its COMMIT).
+    m_faults.close_before_commit_ok = false;
+    m_out.clear();
+    m_closing = true;
+    m_io->close();
+    return std::nullopt;
+  }
   bool pending_done = false;
   std::uint64_t affected = 0, insert_id = 0;
   std::string info;
