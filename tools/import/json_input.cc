@@ -22,8 +22,10 @@ void trim_right(std::string& s) {
 
 } // namespace
 
-json_input::json_input(int fd, std::string name, std::size_t max_document, input_format format)
-    : m_fd(fd), m_name(std::move(name)), m_max(max_document), m_buf(chunk_size), m_format(format) {}
+json_input::json_input(int fd, std::string name, std::size_t max_document, input_format format,
+                       const std::atomic<int>* interrupted)
+    : m_fd(fd), m_name(std::move(name)), m_max(max_document), m_buf(chunk_size), m_format(format),
+      m_interrupted(interrupted) {}
 
 bool json_input::start(entry& out) {
   // A UTF-8 byte-order mark is skipped, whatever the format.
@@ -83,6 +85,7 @@ bool json_input::fill() {
       return false;
     }
     if (errno != EINTR) throw std::runtime_error(m_name + ": cannot read: " + std::strerror(errno));
+    if (m_interrupted != nullptr && m_interrupted->load() != 0) throw read_interrupted{};
   }
 }
 

@@ -13,6 +13,7 @@
 // entry is a JSON object.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -35,16 +36,22 @@ struct entry {
 
 enum class input_format { json_lines, json_array };
 
+// Thrown by json_input::next() when a read was interrupted by a signal whose
+// handler set the `interrupted` flag: the import stops where it is.
+struct read_interrupted {};
+
 class json_input {
 public:
   // Reads from `fd` (not closed here); `name` is what messages call it.
   // A document above `max_document` bytes becomes an entry with an error
-  // and is skipped without being held in memory.
+  // and is skipped without being held in memory. A read that a signal
+  // interrupts (EINTR) is retried unless `interrupted` is set.
   json_input(int fd, std::string name, std::size_t max_document,
-             input_format format = input_format::json_lines);
+             input_format format = input_format::json_lines,
+             const std::atomic<int>* interrupted = nullptr);
 
   // The next entry; false at the end of the input. Throws std::runtime_error
-  // when reading fails (the message names the input).
+  // when reading fails (the message names the input), read_interrupted (above).
   bool next(entry& out);
 
   const std::string& name() const { return m_name; }
@@ -72,6 +79,7 @@ private:
   std::uint64_t m_bytes_read = 0;
   std::uint64_t m_line = 1;
   input_format m_format;
+  const std::atomic<int>* m_interrupted;
   mode m_mode = mode::start;
   bool m_oversize = false; // the entry being read passed m_max: dropping its text
   bool m_array_closed = false;

@@ -1,6 +1,8 @@
 // mysqlx-import: imports JSON documents into a collection (see usage()).
 #include "importer.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -37,12 +39,20 @@ Inputs are read as streams: memory stays bounded whatever their size.
                           added and how many replaced one already stored
                           (an earlier document of the input with the same
                           _id included)
-      --skip-invalid      report each entry that is not a JSON object (file,
-                          line, reason) and go on; without it the import stops
-                          at the first one
+      --skip-invalid      report each entry that is not a JSON object, or that
+                          the server refuses (file, line, _id, reason), and
+                          go on: every other entry of its batch is stored;
+                          without it the import stops at the first one
+      --rejects FILE      write every skipped entry, as it was, to FILE (one
+                          per line) and why to FILE.reasons, to fix and
+                          import them again
+      --resume            go on with a stopped import of the same inputs into
+                          the same collection: store exactly the entries it
+                          did not store
+      --restart           forget a stopped import of the same inputs and
+                          import everything again
       --skip N            do not import the first N entries of the input
-                          (counting invalid ones, not empty lines): resumes a
-                          stopped import
+                          (counting invalid ones, not empty lines)
   -j, --parallel N        sessions adding batches at the same time, each with
                           its own connection (default 1)
       --progress MODE     auto (a bar on a terminal, else lines), bar, lines
@@ -59,19 +69,44 @@ generated (documents that had no _id), invalid entries skipped, seconds.
 Messages name an entry by its file and line, counted from 1. A document whose
 _id is already stored, or repeats an earlier one, is named with its _id.
 
-Resuming: every batch is stored atomically (one add(); with --replace one
-transaction). When the import stops, at an invalid entry or on an error, it
-says how many entries from the start of the input are all stored: run it
-again with --skip N to go on from there. If the connection broke before the
-server answered a batch, that batch may or may not be stored: with ids made
-by the connector (--docid-mode client) it looks the batch's first id up on a
-new connection and counts it exactly; otherwise it says the batch is
-uncertain, and documents with their own _id are safely imported again by id,
-with --replace (documents without one would be added twice if it was stored).
+Resuming: every batch is stored in one transaction together with a record
+of which entries it holds, in the table mysqlx_import_progress of the
+schema, so what is stored and what is recorded never disagree, whatever
+stops the import: an error, Ctrl-C, SIGTERM, SIGKILL, a server that dies.
+Run the same command again with --resume to store exactly the rest, with
+any --parallel. A batch the server refuses because of an entry in it is
+split until that entry is found; everything else in it is stored. Without
+--resume or --restart, an import whose inputs have records left by a
+stopped one refuses to start. The records of an import are deleted when it
+completes. --resume needs the same input: each recorded range's first and
+last entries are checked, and it stops at one that changed (fix a bad
+entry in place, keeping its line).
+
+SIGINT (Ctrl-C) and SIGTERM stop reading, finish the batches in flight and
+print the final line and the advice; a second one ends the tool at once.
 
 Exit status: 0 when every entry was imported or skipped with --skip-invalid,
-1 when the import stopped or could not start, 2 for a bad command line.
+1 when the import stopped or could not start, 2 for a bad command line,
+130 after SIGINT and 143 after SIGTERM.
 )";
+
+// Set by the first SIGINT or SIGTERM; the import polls it.
+std::atomic<int> interrupted{0};
+
+extern "C" void on_signal(int sig) {
+  interrupted.store(sig);
+  // A second one ends the tool at once: the default action again.
+  std::signal(sig, SIG_DFL);
+}
+
+void catch_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0; // no SA_RESTART: a blocking read of the input returns EINTR
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
 
 [[noreturn]] void bad_usage(const std::string& why) {
   std::cerr << "mysqlx-import: " << why << "\n"
@@ -154,6 +189,14 @@ int main(int argc, char** argv) {
     } else if (arg == "--skip-invalid") {
       flag();
       opts.skip_invalid = true;
+    } else if (arg == "--rejects") {
+      opts.rejects = take();
+    } else if (arg == "--resume") {
+      flag();
+      opts.resume = true;
+    } else if (arg == "--restart") {
+      flag();
+      opts.restart = true;
     } else if (arg == "--skip") {
       opts.skip = number(arg, take(), 0);
     } else if (arg == "-j" || arg == "--parallel") {
@@ -181,9 +224,14 @@ int main(int argc, char** argv) {
   }
   if (opts.uri.empty()) bad_usage("no URI: give --uri or set MYSQLX_URI");
   if (opts.collection.empty()) bad_usage("no collection: give --collection");
+  if (opts.resume && opts.restart) bad_usage("--resume and --restart exclude each other");
 
+  catch_signals();
+  opts.interrupted = &interrupted;
   try {
-    return mysqlx_import::run_import(opts, std::cout, std::cerr).ok ? 0 : 1;
+    const mysqlx_import::outcome res = mysqlx_import::run_import(opts, std::cout, std::cerr);
+    if (res.signal != 0) return 128 + res.signal;
+    return res.ok ? 0 : 1;
   } catch (const mysqlx::Error& e) {
     // Connection, authentication or DDL: nothing was imported.
     std::cerr << "mysqlx-import: " << e.what();

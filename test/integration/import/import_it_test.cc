@@ -1,5 +1,7 @@
 // mysqlx-import against the xserver80 fixture: what a user sees (exit status,
 // messages naming file and line, the summary) and what the collection holds.
+#include "import_test_util.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -13,58 +15,9 @@
 
 namespace {
 
-std::string uri() {
-  const char* u = std::getenv("MYSQLX_TEST_URI_80");
-  return u ? u : "";
-}
+using namespace import_test;
 
 const char* const schema = "import_it";
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A scratch directory for one test's inputs and outputs.
-class scratch {
-public:
-  scratch() {
-    char dir[] = "/tmp/import_it_XXXXXX";
-    if (!::mkdtemp(dir)) throw std::runtime_error("mkdtemp failed");
-    m_dir = dir;
-  }
-  ~scratch() { (void)std::system(("rm -rf '" + m_dir + "'").c_str()); }
-  std::string file(const std::string& name, const std::string& text) const {
-    const std::string path = m_dir + "/" + name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-  std::string path(const std::string& name) const { return m_dir + "/" + name; }
-
-private:
-  std::string m_dir;
-};
-
-struct run_result {
-  int status = -1;
-  std::string out, err;
-};
-
-// Runs mysqlx-import with `args` (shell words) under a timeout, standard
-// input from `in`; the URI comes through MYSQLX_URI, as the help advises.
-run_result run_tool(const scratch& tmp, const std::string& args,
-                    const std::string& in = "/dev/null") {
-  const std::string cmd = "MYSQLX_URI='" + uri() + "' timeout 300 " MYSQLX_IMPORT_BIN " " + args +
-                          " <'" + in + "' >'" + tmp.path("out") + "' 2>'" + tmp.path("err") + "'";
-  const int rc = std::system(cmd.c_str());
-  run_result r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  r.out = read_file(tmp.path("out"));
-  r.err = read_file(tmp.path("err"));
-  return r;
-}
 
 class Import : public ::testing::Test {
 protected:
@@ -84,11 +37,6 @@ protected:
   scratch tmp;
 };
 
-std::string summary(std::uint64_t docs, std::uint64_t ids, std::uint64_t skipped) {
-  return "documents " + std::to_string(docs) + ", ids generated " + std::to_string(ids) +
-         ", invalid entries skipped " + std::to_string(skipped) + ", seconds ";
-}
-
 const char* const mixed_lines = "{\"n\":1}\n"
                                 "\n"
                                 "   \n"
@@ -103,18 +51,26 @@ TEST_F(Import, StopsAtTheFirstInvalidLineAndSaysWhereAndHowToResume) {
   const run_result r = run_tool(tmp, target() + " -b 1 " + file);
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find(file + ":5: not a JSON object (an array)"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("2 documents stored before it"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("--skip 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stopped at " + file +
+                       ":5: 2 documents stored before it; the first 2 entries of the input are"
+                       " all stored; fix that entry in place (keeping its line) and run the same"
+                       " command with --resume to store exactly the rest, or add --skip-invalid"
+                       " to skip it\n"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.out.find(summary(2, 2, 0)), std::string::npos) << r.out;
   EXPECT_EQ(coll().count(), 2u);
 
-  // Resuming where it said, with --skip-invalid: nothing twice, nothing lost.
-  const run_result again = run_tool(tmp, target() + " --skip 2 --skip-invalid " + file);
+  // Resuming as it said, with --skip-invalid: nothing twice, nothing lost.
+  const run_result again = run_tool(tmp, target() + " --resume --skip-invalid " + file);
   EXPECT_EQ(again.status, 0) << again.err;
   EXPECT_NE(again.err.find(file + ":5: skipped: not a JSON object"), std::string::npos)
       << again.err;
   EXPECT_NE(again.err.find(file + ":7: skipped: not valid JSON"), std::string::npos) << again.err;
   EXPECT_NE(again.out.find(summary(2, 2, 2)), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("; resumed: 2 entries stored or skipped by earlier runs (2 documents)"),
+            std::string::npos)
+      << again.out;
   EXPECT_EQ(coll().count(), 4u);
   EXPECT_EQ(coll().find("n = 3 or n = 5").execute().count(), 2u);
 }
@@ -199,8 +155,9 @@ TEST_F(Import, JsonArrayThatIsNotAnArrayIsAClearError) {
 }
 
 // Issue 26: a duplicate _id is named by its file, line and id, whether it
-// repeats an earlier line of the same batch or one already stored; the
-// batch stores nothing, so nothing is stored twice.
+// repeats an earlier line of the same batch or one already stored. The batch
+// is split until that entry is found: every other entry before it is stored,
+// nothing is stored twice.
 TEST_F(Import, DuplicateIdIsNamedByLineAndId) {
   std::string lines;
   for (int i = 1; i <= 120; ++i)
@@ -210,32 +167,82 @@ TEST_F(Import, DuplicateIdIsNamedByLineAndId) {
   run_result r = run_tool(tmp, target() + " -b 1000 " + dup);
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find(dup + ":58: duplicate _id \"id-12\", the same _id as " + dup +
-                       ":12 (error 5116); so its batch of 120 documents (" + dup +
-                       ":1-120) was not stored"),
+                       ":12 (error 5116)\n"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("stopped: 0 documents stored; the first 0 entries of the input are all"
-                       " stored (resume with --skip 0 once that entry is fixed or removed, or"
-                       " with --replace"),
+  EXPECT_NE(r.err.find("stopped: 57 documents stored; the first 57 entries of the input are all"
+                       " stored; fix that entry in place (keeping its line) and run the same"
+                       " command with --resume to store exactly the rest, or add --skip-invalid"
+                       " to skip it, or --replace to replace the stored document\n"),
             std::string::npos)
       << r.err;
-  EXPECT_EQ(coll().count(), 0u);
+  EXPECT_EQ(coll().count(), 57u);
 
-  // Already stored by an earlier import; batches of 1: "1 document", and
-  // the earlier batches stay stored.
-  const std::string first = tmp.file("first.jsonl", "{\"_id\":\"id-3\"}\n");
-  ASSERT_EQ(run_tool(tmp, target() + " " + first).status, 0);
-  r = run_tool(tmp, target() + " -b 1 " + dup);
-  EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_NE(r.err.find(dup +
-                       ":3: duplicate _id \"id-3\": a document with this _id is already"
-                       " stored (error 5116); so its batch of 1 document (" +
-                       dup + ":3) was not stored"),
+  // Resumed with --skip-invalid: line 58 is reported and skipped, lines
+  // 59-120 stored, lines 1-57 not again.
+  r = run_tool(tmp, target() + " --resume --skip-invalid " + dup);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(dup + ":58: skipped: duplicate _id \"id-12\": a document with this _id is"
+                             " already stored (error 5116)\n"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("stopped: 2 documents stored; the first 2 entries"), std::string::npos)
+  EXPECT_NE(r.out.find(summary(62, 0, 1)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 119u);
+  EXPECT_EQ(coll().getOne("id-12")["n"].get<int>(), 12);
+}
+
+// Issue 26, item 2: entries the server refuses (a lone surrogate escape, an
+// _id longer than the server keeps, nesting deeper than the library takes)
+// are found inside their batch, reported with file, line, _id and the
+// server's error, and skipped with --skip-invalid; every other entry of the
+// batch is stored. --rejects writes them as they were, with their reasons.
+TEST_F(Import, RefusedEntriesAreFoundInTheirBatchAndSkipped) {
+  std::string lines;
+  for (int i = 1; i <= 300; ++i) {
+    if (i == 17)
+      lines += "{\"s\":\"\\udc00\"}\n";
+    else if (i == 150)
+      lines += "{\"_id\":\"" + std::string(36, 'x') + "\",\"n\":150}\n";
+    else if (i == 151)
+      lines += "{\"d\":" + std::string(120, '[') + std::string(120, ']') + "}\n";
+    else
+      lines += "{\"n\":" + std::to_string(i) + "}\n";
+  }
+  const std::string file = tmp.file("refused.jsonl", lines);
+  const std::string rej = tmp.path("rejects.jsonl");
+  const run_result r =
+      run_tool(tmp, target() + " -b 1000 --skip-invalid --rejects " + rej + " " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(file + ":17: skipped: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(file + ":150: skipped: _id \"" + std::string(36, 'x') + "\": "),
+            std::string::npos)
       << r.err;
-  EXPECT_EQ(coll().count(), 3u);
+  EXPECT_NE(r.err.find(file + ":151: skipped: the document cannot be stored: JSON nesting deeper"
+                              " than 100"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find(summary(297, 297, 3)), std::string::npos) << r.out;
+  EXPECT_EQ(coll().count(), 297u);
+  EXPECT_EQ(coll().find("n = 16 or n = 18 or n = 149 or n = 152").execute().count(), 4u);
+
+  const std::string rejected = read_file(rej);
+  EXPECT_EQ(rejected, "{\"s\":\"\\udc00\"}\n{\"_id\":\"" + std::string(36, 'x') +
+                          "\",\"n\":150}\n{\"d\":" + std::string(120, '[') + std::string(120, ']') +
+                          "}\n");
+  const std::string reasons = read_file(rej + ".reasons");
+  EXPECT_EQ(reasons.find(rej + ":1: " + file + ":17: "), 0u) << reasons;
+  EXPECT_NE(reasons.find("\n" + rej + ":2: " + file + ":150: _id"), std::string::npos) << reasons;
+  EXPECT_NE(reasons.find("\n" + rej + ":3: " + file + ":151: "), std::string::npos) << reasons;
+  EXPECT_NE(r.err.find("3 skipped entries written to " + rej), std::string::npos) << r.err;
+
+  // Without --skip-invalid the import stops at the first, the 16 before it
+  // stored.
+  session->getSchema(schema).dropCollection(coll_name);
+  const run_result stop = run_tool(tmp, target() + " --restart -b 1000 " + file);
+  EXPECT_EQ(stop.status, 1) << stop.err;
+  EXPECT_NE(stop.err.find("stopped: 16 documents stored; the first 16 entries"), std::string::npos)
+      << stop.err;
+  EXPECT_EQ(coll().count(), 16u);
 }
 
 // Issue 26: --replace said "documents 120" where 119 exist: line 58 replaced
@@ -279,13 +286,14 @@ TEST_F(Import, LibraryRefusalIsNamedByLine) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find("Document 10"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("so its batch of 12 documents (" + file + ":1-12) was not stored"),
-            std::string::npos)
-      << r.err;
-  EXPECT_NE(r.err.find("(resume with --skip 0 once that entry is fixed or removed)\n"),
+  EXPECT_EQ(r.err.find("Document 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stopped: 10 documents stored; the first 10 entries of the input are all"
+                       " stored; fix that entry in place (keeping its line) and run the same"
+                       " command with --resume to store exactly the rest, or add --skip-invalid"
+                       " to skip it\n"),
             std::string::npos)
       << r.err; // --replace would not help it
-  EXPECT_EQ(coll().count(), 0u);
+  EXPECT_EQ(coll().count(), 10u);
 }
 
 TEST_F(Import, TwoTopLevelIdsAreNamedByLine) {
@@ -405,10 +413,27 @@ TEST(ImportCommandLine, HelpDocumentsEveryOption) {
   scratch tmp;
   const run_result r = run_tool(tmp, "--help");
   EXPECT_EQ(r.status, 0);
-  for (const char* opt : {"--uri", "--schema", "--collection", "--batch-size", "--docid-mode",
-                          "--replace", "--skip-invalid", "--skip N", "--parallel", "--json-array",
-                          "--progress MODE", "--progress-interval", "--max-document-size", "--help",
-                          "MYSQLX_URI", "Resuming", "Exit status"})
+  for (const char* opt : {"--uri",
+                          "--schema",
+                          "--collection",
+                          "--batch-size",
+                          "--docid-mode",
+                          "--replace",
+                          "--skip-invalid",
+                          "--skip N",
+                          "--parallel",
+                          "--json-array",
+                          "--resume",
+                          "--restart",
+                          "--rejects FILE",
+                          "SIGTERM",
+                          "--progress MODE",
+                          "--progress-interval",
+                          "--max-document-size",
+                          "--help",
+                          "MYSQLX_URI",
+                          "Resuming",
+                          "Exit status"})
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
 }
 

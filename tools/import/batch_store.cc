@@ -1,0 +1,269 @@
+#include "batch_store.h"
+
+#include <regex>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+namespace mysqlx_import {
+
+namespace {
+
+// Refused entries listed one by one before the rest are only counted.
+constexpr std::uint64_t max_listed_refusals = 100;
+
+// Adds documents [lo, hi) of `b` inside the caller's transaction and returns
+// how many replaced a stored one (--replace). `call` is set to the batch
+// indices of the documents of the add() in progress, so that an error
+// naming a document by its place in that add() can be traced to its line.
+std::uint64_t add_documents(store_context& ctx, const batch& b, std::size_t lo, std::size_t hi,
+                            std::vector<std::size_t>& call) {
+  call.clear();
+  const auto first = b.docs.begin() + static_cast<std::ptrdiff_t>(lo);
+  const auto last = b.docs.begin() + static_cast<std::ptrdiff_t>(hi);
+  if (!ctx.replace || !b.any_id) {
+    for (std::size_t i = lo; i < hi; ++i) call.push_back(i);
+    ctx.coll.add(first, last).execute();
+    return 0;
+  }
+  // --replace: documents with an _id replace theirs one by one.
+  std::uint64_t replaced = 0;
+  std::vector<std::string> new_docs;
+  std::vector<std::size_t> new_index;
+  for (std::size_t i = lo; i < hi; ++i) {
+    if (b.ids[i].empty()) {
+      new_docs.push_back(b.docs[i]);
+      new_index.push_back(i);
+      continue;
+    }
+    call.assign(1, i);
+    // The server counts 1 row for an insert, 2 for a replaced row and 0
+    // for one replaced by the same document (MySQL's ON DUPLICATE KEY
+    // UPDATE): all but 1 mean the _id was there already.
+    if (ctx.coll.addOrReplaceOne(b.ids[i], mysqlx::Value(b.docs[i])).getAffectedItemsCount() != 1)
+      ++replaced;
+  }
+  call = new_index;
+  if (!new_docs.empty()) ctx.coll.add(new_docs).execute();
+  return replaced;
+}
+
+// The library names a document by its place in the add(): "Document 10"
+// (from 0) or "document 6 of 6" (from 1). Said here without that place,
+// since the message names the entry by its file and line; empty when the
+// error names no document of `call`.
+std::string without_place(const std::vector<std::size_t>& call, std::size_t doc,
+                          const std::string& what) {
+  static const std::regex from_zero("^Document ([0-9]+)");
+  static const std::regex from_one("document ([0-9]+) of ([0-9]+) in the add\\(\\)");
+  std::smatch m;
+  std::size_t k = 0;
+  if (std::regex_search(what, m, from_zero)) {
+    k = std::stoul(m[1].str());
+  } else if (std::regex_search(what, m, from_one) && std::stoul(m[2].str()) == call.size() &&
+             std::stoul(m[1].str()) >= 1) {
+    k = std::stoul(m[1].str()) - 1;
+  } else {
+    return {};
+  }
+  if (k >= call.size() || call[k] != doc) return {};
+  return m.prefix().str() + "the document" + m.suffix().str();
+}
+
+// Why the server refused document `i` alone: "file:line: why (error N)".
+std::string refusal(const batch& b, std::size_t i, const std::vector<std::size_t>& call,
+                    const mysqlx::Error& e) {
+  std::string why;
+  if (e.code() == 5116 && !b.ids[i].empty()) {
+    why = "duplicate _id " + quoted(b.ids[i]);
+    std::size_t earlier = i;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (b.ids[j] == b.ids[i]) {
+        earlier = j;
+        break;
+      }
+    }
+    why += earlier < i ? ", the same _id as " + where(b.at(earlier))
+                       : ": a document with this _id is already stored";
+  } else {
+    why = without_place(call, i, e.what());
+    if (why.empty()) why = e.what();
+    if (!b.ids[i].empty()) why = "_id " + quoted(b.ids[i]) + ": " + why;
+  }
+  if (e.code() != 0) why += " (error " + std::to_string(e.code()) + ")";
+  return why;
+}
+
+struct range_counts {
+  std::uint64_t documents = 0, without_id = 0;
+};
+
+range_counts counts(const batch& b, std::size_t lo, std::size_t hi) {
+  range_counts c;
+  c.documents = hi - lo;
+  for (std::size_t i = lo; i < hi; ++i) c.without_id += b.without_id[i] ? 1 : 0;
+  return c;
+}
+
+// Documents [lo, hi) and their record, in one transaction.
+void store_range(store_context& ctx, const batch& b, std::size_t lo, std::size_t hi,
+                 store_progress& done, std::vector<std::size_t>& call) {
+  progress_log::range r;
+  r.first = b.entries[lo];
+  r.end = b.entries[hi - 1] + 1;
+  r.documents = hi - lo;
+  r.digest = progress_log::digest(b.docs[lo], b.docs[hi - 1]);
+  const range_counts c = counts(b, lo, hi);
+  ctx.session.startTransaction();
+  try {
+    const std::uint64_t replaced = add_documents(ctx, b, lo, hi, call);
+    ctx.log.record(ctx.session, r);
+    done.in_commit = store_progress::pending{r, c.documents, replaced, c.without_id};
+    ctx.session.commit();
+    done.in_commit.reset();
+    done.documents += c.documents;
+    done.without_id += c.without_id;
+    done.replaced += replaced;
+  } catch (const mysqlx::Error& e) {
+    // Only a COMMIT whose reply was lost leaves the range uncertain; before
+    // it, the server rolls back the transaction of a session that ended.
+    if (!e.isConnectionError()) {
+      done.in_commit.reset();
+      try {
+        ctx.session.rollback();
+      } catch (const mysqlx::Error&) {
+        // The range's own error is the one worth reporting.
+      }
+    }
+    throw;
+  }
+}
+
+// An entry the server refused, alone: skipped and recorded as dealt with
+// (--skip-invalid), or the end of this store.
+void refuse(store_context& ctx, const batch& b, std::size_t i, const std::vector<std::size_t>& call,
+            const mysqlx::Error& e, store_progress& done) {
+  const std::string why = refusal(b, i, call, e);
+  if (!ctx.skip_invalid) throw entry_refused{where(b.at(i)) + ": " + why, i};
+  ctx.messages.refused(where(b.at(i)) + ": skipped: " + why);
+  if (ctx.reject_file) ctx.reject_file->add(b.at(i), b.docs[i], why);
+  ++done.refused;
+  try {
+    const std::string d = progress_log::digest(b.docs[i], b.docs[i]);
+    ctx.log.record(ctx.session, {b.entries[i], b.entries[i] + 1, 0, d});
+  } catch (const mysqlx::Error& re) {
+    // Unrecorded, a resumed import meets the entry again and refuses it
+    // again: nothing is stored twice. A broken connection fails the next
+    // range anyway.
+    if (re.isConnectionError()) throw;
+  }
+}
+
+void store_bisecting(store_context& ctx, const batch& b, std::size_t lo, std::size_t hi,
+                     store_progress& done) {
+  std::vector<std::size_t> call;
+  try {
+    store_range(ctx, b, lo, hi, done, call);
+    return;
+  } catch (const mysqlx::Error& e) {
+    if (!refuses_an_entry(e)) throw;
+    if (hi - lo == 1) {
+      refuse(ctx, b, lo, call, e, done);
+      return;
+    }
+  }
+  // Nothing of [lo, hi) is stored: each half on its own, in input order, so
+  // that a duplicate is found at its later occurrence.
+  const std::size_t mid = lo + (hi - lo) / 2;
+  store_bisecting(ctx, b, lo, mid, done);
+  store_bisecting(ctx, b, mid, hi, done);
+}
+
+} // namespace
+
+rejects::rejects(const std::string& path)
+    : m_path(path), m_entries(path, std::ios::binary | std::ios::trunc),
+      m_reasons(path + ".reasons", std::ios::binary | std::ios::trunc) {
+  if (!m_entries || !m_reasons)
+    throw std::runtime_error("--rejects " + path + ": cannot create " + path + " and " + path +
+                             ".reasons");
+}
+
+void rejects::add(const position& at, const std::string& text, const std::string& reason) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  // One entry per line: line breaks inside an entry (a pretty-printed
+  // array element) are JSON white space, or it was not valid JSON anyway.
+  std::string one_line = text;
+  for (char& c : one_line) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  m_entries << one_line << '\n' << std::flush;
+  ++m_lines;
+  m_reasons << m_path << ':' << m_lines << ": " << where(at) << ": " << reason << '\n'
+            << std::flush;
+}
+
+std::uint64_t rejects::written() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_lines;
+}
+
+void message_sink::line(const std::string& text) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_err << "mysqlx-import: " << text << '\n' << std::flush;
+}
+
+void message_sink::refused(const std::string& text) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  if (m_refused < max_listed_refusals)
+    m_err << "mysqlx-import: " << text << '\n' << std::flush;
+  else if (m_refused == max_listed_refusals)
+    m_err << "mysqlx-import: further refused entries are skipped and counted, not listed\n"
+          << std::flush;
+  ++m_refused;
+}
+
+bool refuses_an_entry(const mysqlx::Error& e) {
+  if (e.isConnectionError()) return false;
+  if (e.isClientError())
+    // A document the library refuses before sending it: not a JSON object,
+    // nested too deep, two _ids, larger than the server takes (2020).
+    return e.code() == mysqlx::errc::BAD_DOCUMENT || e.code() == 2020;
+  switch (e.code()) {
+  // MySQL's (mysqld_error.h): a row's value, not the statement.
+  case 1048: // ER_BAD_NULL_ERROR
+  case 1062: // ER_DUP_ENTRY
+  case 1264: // ER_WARN_DATA_OUT_OF_RANGE
+  case 1265: // WARN_DATA_TRUNCATED
+  case 1292: // ER_TRUNCATED_WRONG_VALUE
+  case 1366: // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
+  case 1406: // ER_DATA_TOO_LONG (an _id above 32 bytes)
+  case 3140: // ER_INVALID_JSON_TEXT
+  case 3141: // ER_INVALID_JSON_TEXT_IN_PARAM
+  case 3144: // ER_INVALID_JSON_CHARSET
+  case 3146: // ER_INVALID_TYPE_FOR_JSON
+  case 3151: // ER_JSON_KEY_TOO_BIG
+  case 3157: // ER_JSON_DOCUMENT_TOO_DEEP
+  case 3819: // ER_CHECK_CONSTRAINT_VIOLATED
+  case 3903: // ER_INVALID_JSON_VALUE_FOR_FUNC_INDEX
+  case 5116: // ER_X_DOC_ID_DUPLICATE
+  case 5180: // ER_X_DOCUMENT_DOESNT_MATCH_EXPECTED_SCHEMA
+  // MariaDB's, which xserverd passes on where MySQL has one of the above.
+  case 4025: // ER_CONSTRAINT_FAILED
+  case 4035: // ER_JSON_BAD_CHR (a lone surrogate escape)
+  case 4036: // ER_JSON_NOT_JSON_CHR
+  case 4037: // ER_JSON_EOS
+  case 4038: // ER_JSON_SYNTAX
+  case 4039: // ER_JSON_ESCAPING
+  case 4040: // ER_JSON_DEPTH
+    return true;
+  default:
+    return false;
+  }
+}
+
+void store_batch(store_context& ctx, const batch& b, store_progress& done) {
+  if (!b.docs.empty()) store_bisecting(ctx, b, 0, b.docs.size(), done);
+}
+
+} // namespace mysqlx_import
