@@ -12,6 +12,23 @@ namespace {
 // Refused entries listed one by one before the rest are only counted.
 constexpr std::uint64_t max_listed_refusals = 100;
 
+// --patch: adds the document, or, when its _id is stored already, merges it
+// into the stored one (JSON merge patch, as Collection::modify().patch():
+// its members replace or add the stored ones, a null member removes one;
+// the server keeps the _id). True when it was merged. Adding first costs
+// one statement for a new document; a failed statement inside a
+// transaction undoes only itself.
+bool patch_or_add(store_context& ctx, const std::string& id, const std::string& doc) {
+  try {
+    ctx.coll.add(doc).execute();
+    return false;
+  } catch (const mysqlx::Error& e) {
+    if (!e.isServerError() || (e.code() != 5116 && e.code() != 1062)) throw;
+  }
+  ctx.coll.modify("_id = :id").patch(doc).bind("id", id).execute();
+  return true;
+}
+
 // Adds documents [lo, hi) of `b` inside the caller's transaction and returns
 // how many replaced a stored one (--replace). `call` is set to the batch
 // indices of the documents of the add() in progress, so that an error
@@ -21,12 +38,12 @@ std::uint64_t add_documents(store_context& ctx, const batch& b, std::size_t lo, 
   call.clear();
   const auto first = b.docs.begin() + static_cast<std::ptrdiff_t>(lo);
   const auto last = b.docs.begin() + static_cast<std::ptrdiff_t>(hi);
-  if (!ctx.replace || !b.any_id) {
+  if ((!ctx.replace && !ctx.patch) || !b.any_id) {
     for (std::size_t i = lo; i < hi; ++i) call.push_back(i);
     ctx.coll.add(first, last).execute();
     return 0;
   }
-  // --replace: documents with an _id replace theirs one by one.
+  // --replace, --patch: documents with an _id go one by one.
   std::uint64_t replaced = 0;
   std::vector<std::string> new_docs;
   std::vector<std::size_t> new_index;
@@ -37,6 +54,10 @@ std::uint64_t add_documents(store_context& ctx, const batch& b, std::size_t lo, 
       continue;
     }
     call.assign(1, i);
+    if (ctx.patch) {
+      replaced += patch_or_add(ctx, b.ids[i], b.docs[i]) ? 1 : 0;
+      continue;
+    }
     // The server counts 1 row for an insert, 2 for a replaced row and 0
     // for one replaced by the same document (MySQL's ON DUPLICATE KEY
     // UPDATE): all but 1 mean the _id was there already.

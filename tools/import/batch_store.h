@@ -54,6 +54,7 @@ struct store_context {
   mysqlx::Collection& coll;
   const progress_log& log;
   bool replace = false;
+  bool patch = false; // --patch: merge into the stored document with the same _id
   bool skip_invalid = false;
   rejects* reject_file = nullptr; // --rejects, or none
   message_sink& messages;
@@ -61,6 +62,8 @@ struct store_context {
 
 // What a batch's store did, also when it threw part of the way.
 struct store_progress {
+  // replaced: with --replace, documents that replaced a stored one; with
+  // --patch, documents merged into a stored one.
   std::uint64_t documents = 0, replaced = 0, without_id = 0;
   std::uint64_t refused = 0; // entries refused and skipped (--skip-invalid)
   // A range whose COMMIT went out without its reply: stored or not, the

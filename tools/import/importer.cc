@@ -327,8 +327,13 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     const signals_blocked blocked;
     for (unsigned i = 0; i < parallel; ++i) {
       workers.emplace_back([&, i] {
-        store_context ctx{sessions[i],  colls[i],          log,
-                          opts.replace, opts.skip_invalid, reject_file ? &*reject_file : nullptr,
+        store_context ctx{sessions[i],
+                          colls[i],
+                          log,
+                          opts.replace,
+                          opts.patch,
+                          opts.skip_invalid,
+                          reject_file ? &*reject_file : nullptr,
                           messages};
         while (auto b = queue.pop()) {
           store_progress p;
@@ -456,15 +461,17 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
           invalid({file.name(), e.line}, reason, e.text);
           continue;
         }
-        if (opts.replace && c.has_id && !c.id_is_string) {
+        if ((opts.replace || opts.patch) && c.has_id && !c.id_is_string) {
           const std::string at = file.name() + ":" + std::to_string(e.line);
+          const std::string why =
+              opts.replace ? "--replace needs a string _id" : "--patch needs a string _id";
           if (!opts.skip_invalid) {
             --entries;
-            messages.line(at + ": --replace needs a string _id");
+            messages.line(at + ": " + why);
             stop_reason = at;
             break;
           }
-          invalid({file.name(), e.line}, "--replace needs a string _id", e.text);
+          invalid({file.name(), e.line}, why, e.text);
           continue;
         }
         if (cur.files.empty() || cur.files.back().second != file.name())
@@ -574,8 +581,9 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     else if (entry_failure || (stop_reason && !failure && !res.signal))
       msg << "fix that entry in place (keeping its line) and " << resume_advice
           << ", or add --skip-invalid to skip it"
-          << (failure && failure->find("(error 5116)") != std::string::npos && !opts.replace
-                  ? ", or --replace to replace the stored document"
+          << (failure && failure->find("(error 5116)") != std::string::npos && !opts.replace &&
+                      !opts.patch
+                  ? ", or --replace or --patch to replace or patch the stored document"
                   : "");
     else
       msg << resume_advice;
@@ -599,8 +607,9 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
                   opts.rejects + ".reasons");
   const double rate = res.seconds > 0 ? static_cast<double>(res.documents) / res.seconds : 0;
   out << "documents " << res.documents;
-  if (opts.replace)
-    out << " (added " << res.documents - res.replaced << ", replaced " << res.replaced << ")";
+  if (opts.replace || opts.patch)
+    out << " (added " << res.documents - res.replaced << ", "
+        << (opts.replace ? "replaced " : "patched ") << res.replaced << ")";
   out << ", ids generated " << res.ids_generated << ", invalid entries skipped "
       << res.invalid_skipped << ", seconds " << std::fixed << std::setprecision(2) << res.seconds
       << " (" << static_cast<std::uint64_t>(rate) << " docs/s)";

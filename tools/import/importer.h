@@ -30,6 +30,7 @@ struct options {
   std::size_t batch_bytes = std::size_t{16} << 20; // a batch also ends here
   std::optional<mysqlx::DocIdMode> docid_mode;     // unset: the URI's (default auto)
   bool replace = false; // documents with an _id: addOrReplaceOne, in the batch's transaction
+  bool patch = false;   // documents with an _id: merged into the stored one, else added
   // Report and skip entries that are not JSON objects, and those the server
   // refuses (bisecting their batch), instead of stopping at the first.
   bool skip_invalid = false;
@@ -62,7 +63,8 @@ struct outcome {
   std::uint64_t ids_generated = 0; // of them, documents that had no _id
   // With --replace, of `documents`: those that replaced a stored document
   // with the same _id (one stored earlier by the same input included), so
-  // `documents - replaced` is how many the collection gained.
+  // `documents - replaced` is how many the collection gained; with --patch,
+  // those merged into a stored document.
   std::uint64_t replaced = 0;
   std::uint64_t invalid_skipped = 0; // entries not JSON objects, and those the server refused
   // --resume: entries recorded as dealt with by earlier runs, passed over,

@@ -39,6 +39,12 @@ Inputs are read as streams: memory stays bounded whatever their size.
                           added and how many replaced one already stored
                           (an earlier document of the input with the same
                           _id included)
+      --patch             a document with an _id is merged into the stored
+                          document with that _id (JSON merge patch, RFC 7396:
+                          its members replace or add the stored ones, a null
+                          member removes one), or added when none is stored;
+                          its _id must be a string. The final line then says
+                          how many were added and how many patched
       --skip-invalid      report each entry that is not a JSON object, or that
                           the server refuses (file, line, _id, reason), and
                           go on: every other entry of its batch is stored;
@@ -189,6 +195,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--skip-invalid") {
       flag();
       opts.skip_invalid = true;
+    } else if (arg == "--patch") {
+      flag();
+      opts.patch = true;
     } else if (arg == "--rejects") {
       opts.rejects = take();
     } else if (arg == "--resume") {
@@ -225,6 +234,7 @@ int main(int argc, char** argv) {
   if (opts.uri.empty()) bad_usage("no URI: give --uri or set MYSQLX_URI");
   if (opts.collection.empty()) bad_usage("no collection: give --collection");
   if (opts.resume && opts.restart) bad_usage("--resume and --restart exclude each other");
+  if (opts.replace && opts.patch) bad_usage("--replace and --patch exclude each other");
 
   catch_signals();
   opts.interrupted = &interrupted;
