@@ -406,21 +406,39 @@ TEST_P(ImportResumeKill, EveryEntryStoredExactlyOnce) {
   for (int round = 0; round < max_rounds && !complete; ++round) {
     const bool signalled = static_cast<unsigned>(round) < kills;
     const int sig = kill_signals[(c.seed + round) % 3];
-    // 50-800 ms; -j 4 stores the 20,000 documents in about 0.5 s (2 cores),
-    // so 50-400 ms there, or most signals would come after the end.
-    const long delay = 50 + static_cast<long>(rng() % (c.parallel > 1 ? 351 : 751));
+    // When to signal it. The import's speed varies tenfold with the load
+    // of the machine (20,000 documents take 0.3 s on an idle 2-core one, 2 s
+    // while it compiles), so a delay alone mostly signals after the end, or
+    // always near the start: one round in four waits 50-300 ms from the
+    // start (connecting, the first batches: SIGKILL may come before anything
+    // is stored), the others until a random share (0-89 %) of what is left
+    // is stored.
+    const bool by_time = rng() % 4 == 0;
+    const long delay = 50 + static_cast<long>(rng() % 251);
     const std::uint64_t before = stored();
+    const std::uint64_t left = before < count ? count - before : 0;
+    const std::uint64_t threshold = before + 1 + left * (rng() % 90) / 100;
     const std::string tag = std::to_string(round + 1);
     tool_process tool(round == 0 ? first : resume, tmp.path("out" + tag), tmp.path("err" + tag));
     log << "round " << tag << (round ? " (--resume)" : "") << ": ";
     if (signalled) {
-      while (tool.ms() < delay && !tool.ended()) std::this_thread::sleep_for(milliseconds(5));
+      std::uint64_t seen = before;
+      if (by_time) {
+        while (tool.ms() < delay && !tool.ended()) std::this_thread::sleep_for(milliseconds(2));
+      } else {
+        while (!tool.ended() && (seen = stored()) < threshold && tool.ms() < 60000)
+          std::this_thread::sleep_for(milliseconds(2));
+      }
       // SIGTERM and SIGINT once the run has stored something, so that its
       // handlers are surely installed (not during the program's loading).
       if (sig != SIGKILL)
-        while (!tool.ended() && stored() <= before && tool.ms() < 60000)
-          std::this_thread::sleep_for(milliseconds(10));
+        while (!tool.ended() && (seen = stored()) <= before && tool.ms() < 60000)
+          std::this_thread::sleep_for(milliseconds(2));
       log << signal_name(sig) << " at " << tool.ms() << " ms";
+      if (by_time)
+        log << " (after " << delay << " ms)";
+      else
+        log << " (" << seen << " stored, waited for " << threshold << ")";
       if (tool.ended()) log << " (it had ended)";
       log << ", ";
       tool.signal(sig);
