@@ -262,6 +262,32 @@ private:
   std::uint64_t m_documents = 0;
 };
 
+// --resume over regular files: every recorded range is checked against the
+// input before anything is stored, so an input changed since the stopped
+// run (a line removed shifts every entry after it) stores nothing at all.
+// Returns where the first difference is ("file:line"), if any. A pipe can
+// be read only once: it is checked as it is imported instead.
+std::optional<std::string> changed_entry(const std::vector<std::string>& inputs,
+                                         const std::vector<progress_log::range>& ranges,
+                                         const options& opts) {
+  resumed_ranges check(ranges);
+  std::uint64_t entries = 0;
+  for (const auto& name : inputs) {
+    input_file file(name);
+    // Regular files: a read never blocks, so a signal need not break it.
+    json_input in(file.fd(), file.name(), opts.max_document, opts.format);
+    entry e;
+    while (in.next(e)) {
+      if (e.fatal) return std::nullopt; // the import itself stops there and says why
+      const std::uint64_t index = entries++;
+      bool mismatch = false;
+      if (index >= opts.skip && check.covers(index, e.text, mismatch) && mismatch)
+        return file.name() + ":" + std::to_string(e.line);
+    }
+  }
+  return std::nullopt;
+}
+
 const char* signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
 }
@@ -305,6 +331,16 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   if (opts.resume && earlier.empty())
     err << "mysqlx-import: --resume: no earlier import of these inputs into " << schema_name << "."
         << opts.collection << " is recorded; importing everything\n";
+  if (!earlier.empty() && total_size(inputs)) {
+    if (auto at = changed_entry(inputs, earlier, opts)) {
+      err << "mysqlx-import: " << *at
+          << ": not the entry the import being resumed stored here: the input changed since"
+             " (--resume needs the same input; restore it, or --restart to import everything"
+             " again)\n";
+      res.ok = false;
+      return res;
+    }
+  }
   resumed_ranges resumed(std::move(earlier));
 
   std::optional<rejects> reject_file;

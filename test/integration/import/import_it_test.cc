@@ -269,6 +269,56 @@ TEST_F(Import, ReplaceSaysWhatItAddedAndWhatItReplaced) {
   EXPECT_EQ(coll().count(), 119u);
 }
 
+// Issue 26: --resume needs the input it resumes. A line removed since the
+// stopped run shifts every entry after it: the recorded ranges no longer
+// match, and nothing is stored (a file is checked whole before anything is
+// sent; a pipe as it is read).
+TEST_F(Import, ResumeRefusesAChangedInput) {
+  std::string lines;
+  for (int i = 1; i <= 40; ++i)
+    lines += "{\"_id\":\"id-" + std::to_string(i == 25 ? 3 : i) + "\",\"n\":" + std::to_string(i) +
+             "}\n";
+  const std::string file = tmp.file("shift.jsonl", lines);
+  run_result r = run_tool(tmp, target() + " -b 10 " + file);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(coll().count(), 24u);
+
+  // Line 5 removed: entry 10 (the last of the first range) is now line 11.
+  std::string shifted;
+  for (int i = 1; i <= 40; ++i)
+    if (i != 5)
+      shifted += "{\"_id\":\"id-" + std::to_string(i == 25 ? 3 : i) +
+                 "\",\"n\":" + std::to_string(i) + "}\n";
+  tmp.file("shift.jsonl", shifted);
+  r = run_tool(tmp, target() + " --resume --skip-invalid -b 10 " + file);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(file + ":10: not the entry the import being resumed stored here: the input"
+                              " changed since"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(coll().count(), 24u);
+
+  // The input restored, --resume finishes the job.
+  tmp.file("shift.jsonl", lines);
+  r = run_tool(tmp, target() + " --resume --skip-invalid -b 10 " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(coll().count(), 39u);
+
+  // Standard input (its own job) is checked as it is read: the import
+  // stops at the first entry that differs.
+  session->getSchema(schema).dropCollection(coll_name);
+  const std::string original = tmp.file("original.jsonl", lines);
+  r = run_tool(tmp, target() + " -b 10 -", original);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(coll().count(), 24u);
+  r = run_tool(tmp, target() + " --resume --skip-invalid -b 10 -", tmp.file("s2.jsonl", shifted));
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("<stdin>:10: not the entry the import being resumed stored here"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(coll().count(), 24u);
+}
+
 // Issue 26: --patch merges a document into the stored one with its _id (a
 // JSON merge patch: members replaced or added, null removes one), adds it
 // when none is stored, and says how many of each.
