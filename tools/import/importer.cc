@@ -316,7 +316,15 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   const progress_log log(schema_name, opts.collection, inputs);
   log.prepare(sessions[0]);
   if (opts.restart) log.clear(sessions[0]);
-  std::vector<progress_log::range> earlier = log.load(sessions[0]);
+  progress_log::state job = log.load(sessions[0]);
+  std::vector<progress_log::range> earlier = std::move(job.ranges);
+  if (opts.resume && earlier.empty() && job.completed) {
+    err << "mysqlx-import: --resume: the import of these inputs into " << schema_name << "."
+        << opts.collection << " completed: nothing to resume\n";
+    out << "documents 0, ids generated 0, invalid entries skipped 0, seconds 0.00 (0 docs/s)\n"
+        << std::flush;
+    return res;
+  }
   if (!earlier.empty() && !opts.resume) {
     std::uint64_t docs = 0;
     for (const auto& r : earlier) docs += r.documents;
@@ -331,6 +339,9 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   if (opts.resume && earlier.empty())
     err << "mysqlx-import: --resume: no earlier import of these inputs into " << schema_name << "."
         << opts.collection << " is recorded; importing everything\n";
+  // A new import of inputs imported before: that job's row goes, so that
+  // this run's own records are all there is.
+  if (job.completed && !opts.resume) log.clear(sessions[0]);
   if (!earlier.empty() && total_size(inputs)) {
     if (auto at = changed_entry(inputs, earlier, opts)) {
       err << "mysqlx-import: " << *at
@@ -626,13 +637,13 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     messages.line(msg.str());
   } else {
     res.stored_prefix = entries;
-    // Complete: the job's records are no longer needed.
+    // Complete: the job's records become one row that says so.
     try {
-      log.clear(sessions[0]);
+      log.complete(sessions[0]);
     } catch (const mysqlx::Error& e) {
       messages.line(std::string("every entry is stored, but its progress records could not be"
-                                " deleted (a later import of the same inputs will ask for"
-                                " --restart): ") +
+                                " marked complete (a later import of the same inputs will ask"
+                                " for --resume, which stores nothing more, or --restart): ") +
                     e.what());
     }
   }

@@ -83,8 +83,8 @@ Run the same command again with --resume to store exactly the rest, with
 any --parallel. A batch the server refuses because of an entry in it is
 split until that entry is found; everything else in it is stored. Without
 --resume or --restart, an import whose inputs have records left by a
-stopped one refuses to start. The records of an import are deleted when it
-completes. --resume needs the same input: each recorded range's first and
+stopped one refuses to start. When an import completes, its records become
+one row that says so: a --resume then stores nothing. --resume needs the same input: each recorded range's first and
 last entries are checked, and it stops at one that changed (fix a bad
 entry in place, keeping its line).
 

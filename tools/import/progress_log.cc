@@ -69,8 +69,13 @@ void progress_log::prepare(mysqlx::Session& s) const {
       .execute();
 }
 
-std::vector<progress_log::range> progress_log::load(mysqlx::Session& s) const {
-  std::vector<range> out;
+namespace {
+// The first_entry of the row that says a job completed.
+constexpr std::uint64_t completed_mark = UINT64_MAX;
+} // namespace
+
+progress_log::state progress_log::load(mysqlx::Session& s) const {
+  state out;
   mysqlx::SqlResult res = s.sql("SELECT first_entry, end_entry, documents, digest FROM " + m_table +
                                 " WHERE job = ? ORDER BY first_entry")
                               .bind(m_job)
@@ -81,7 +86,10 @@ std::vector<progress_log::range> progress_log::load(mysqlx::Session& s) const {
     r.end = row[1].get<std::uint64_t>();
     r.documents = row[2].get<std::uint64_t>();
     r.digest = row[3].get<std::string>();
-    out.push_back(std::move(r));
+    if (r.first == completed_mark)
+      out.completed = true;
+    else
+      out.ranges.push_back(std::move(r));
   }
   return out;
 }
@@ -104,6 +112,24 @@ bool progress_log::recorded(mysqlx::Session& s, std::uint64_t first) const {
 
 void progress_log::clear(mysqlx::Session& s) const {
   s.sql("DELETE FROM " + m_table + " WHERE job = ?").bind(m_job).execute();
+}
+
+void progress_log::complete(mysqlx::Session& s) const {
+  s.startTransaction();
+  try {
+    clear(s);
+    record(s, {completed_mark, 0, 0, "completed"});
+    s.commit();
+  } catch (const mysqlx::Error& e) {
+    if (!e.isConnectionError()) {
+      try {
+        s.rollback();
+      } catch (const mysqlx::Error&) {
+        // The first error is the one to report.
+      }
+    }
+    throw;
+  }
 }
 
 std::string progress_log::digest(std::string_view first_text, std::string_view last_text) {

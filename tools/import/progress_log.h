@@ -6,11 +6,10 @@
 // during a COMMIT), and `--resume` stores exactly the entries not recorded.
 //
 // A job is one import of the same inputs (as named on the command line,
-// files made absolute) into the same schema and collection. Its rows are
-// deleted when it completes. Each row also keeps a digest of its first and
-// last entries' text, so that a resumed import whose input changed under it
-// (a line removed, shifting every entry after it) stops instead of storing
-// shifted entries.
+// files made absolute) into the same schema and collection. Each row also keeps a digest of its
+// first and last entries' text, so that a resumed import whose input changed under it (a line
+// removed, shifting every entry after it) stops instead of storing shifted entries. When the job
+// completes, its rows become one row that says so (first_entry = 2^64 - 1).
 #pragma once
 
 #include <cstdint>
@@ -40,15 +39,24 @@ public:
 
   // Creates the table when it is missing.
   void prepare(mysqlx::Session& s) const;
-  // The job's ranges, ordered by `first`.
-  std::vector<range> load(mysqlx::Session& s) const;
+  // The job's ranges, ordered by `first`, and whether it completed (a run
+  // that stored everything leaves only a row saying so, so that a --resume
+  // after it, even after a SIGKILL right at its end, stores nothing again).
+  struct state {
+    std::vector<range> ranges;
+    bool completed = false;
+  };
+  state load(mysqlx::Session& s) const;
   // Records a range; call it inside the transaction that stores it.
   void record(mysqlx::Session& s, const range& r) const;
   // Whether the range starting at `first` is recorded (after a COMMIT whose
   // reply was lost: the record tells whether it was applied).
   bool recorded(mysqlx::Session& s, std::uint64_t first) const;
-  // Forgets the job (it completed, or --restart).
+  // Forgets the job (--restart, or a new import of a completed one).
   void clear(mysqlx::Session& s) const;
+  // The job completed: its ranges become one row that says so, in one
+  // transaction.
+  void complete(mysqlx::Session& s) const;
 
   // The digest of a range from the text of its first and last entries.
   static std::string digest(std::string_view first_text, std::string_view last_text);

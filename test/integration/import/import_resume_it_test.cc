@@ -271,12 +271,17 @@ protected:
     }
   }
 
-  // Rows of the schema's progress table, all this test's job's (see
-  // `schema`); a table that does not exist holds none.
-  std::uint64_t progress_rows() {
+  // Range rows of the schema's progress table, all this test's job's (see
+  // `schema`); a table that does not exist holds none. The row that says a
+  // job completed (first_entry 2^64 - 1) is not a range: completed() below.
+  std::uint64_t progress_rows() { return count_rows("<>"); }
+  bool completed() { return count_rows("=") > 0; }
+  std::uint64_t count_rows(const char* op) {
     try {
       const mysqlx::Row r =
-          session->sql(std::string("SELECT COUNT(*) FROM `") + schema + "`.mysqlx_import_progress")
+          session
+              ->sql(std::string("SELECT COUNT(*) FROM `") + schema +
+                    "`.mysqlx_import_progress WHERE first_entry " + op + " 18446744073709551615")
               .execute()
               .fetchOne();
       return r[0].get<std::uint64_t>();
@@ -491,9 +496,12 @@ TEST_P(ImportResumeKill, EveryEntryStoredExactlyOnce) {
     if (after > 0 && after < static_cast<std::uint64_t>(count) && settled) {
       EXPECT_GT(rows, 0u) << log.str() << "documents stored, the import stopped, and no records";
     }
-    // Signalled after it had stored everything and deleted its records:
-    // the import is complete (a --resume would find nothing to go on from).
-    if (after == static_cast<std::uint64_t>(count) && rows == 0) {
+    // Signalled after it had stored everything and marked its job
+    // complete: a --resume would store nothing.
+    if (completed()) {
+      EXPECT_EQ(after, static_cast<std::uint64_t>(count))
+          << log.str() << "complete, not all stored";
+      EXPECT_EQ(rows, 0u) << log.str() << "complete, with ranges left";
       log << "  complete when signalled\n";
       complete = true;
     }
@@ -616,7 +624,7 @@ TEST_F(ImportResume, RestartAfterAKilledRunImportsEverythingAgain) {
 
 // And so the same command runs again without --resume (and, the documents
 // having no _id, adds them all a second time).
-TEST_F(ImportResume, CompleteImportDeletesItsProgressRecords) {
+TEST_F(ImportResume, CompleteImportLeavesOnlyItsCompletion) {
   const int count = 3000;
   std::string lines;
   for (int n = 0; n < count; ++n) lines += "{\"n\":" + std::to_string(n) + "}\n";
@@ -628,11 +636,20 @@ TEST_F(ImportResume, CompleteImportDeletesItsProgressRecords) {
   EXPECT_NE(r.out.find(summary(count, count, 0)), std::string::npos) << r.describe();
   EXPECT_EQ(stored(), static_cast<std::uint64_t>(count));
   EXPECT_EQ(progress_rows(), 0u);
+  EXPECT_TRUE(completed());
 
+  // --resume after it (as after a SIGKILL right at its end): nothing again.
+  r = run(tmp, with(cmd, "--resume"));
+  EXPECT_TRUE(r.how.is_exit(0)) << r.describe();
+  EXPECT_NE(r.err.find("completed: nothing to resume"), std::string::npos) << r.describe();
+  EXPECT_EQ(stored(), static_cast<std::uint64_t>(count));
+
+  // The same command again is a new import of the same inputs.
   r = run(tmp, cmd);
   EXPECT_TRUE(r.how.is_exit(0)) << r.describe();
   EXPECT_EQ(stored(), 2u * count);
   EXPECT_EQ(progress_rows(), 0u);
+  EXPECT_TRUE(completed());
 }
 
 } // namespace
