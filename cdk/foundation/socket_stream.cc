@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstring>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
@@ -97,6 +100,20 @@ result<std::size_t> socket_stream::read_some(char* buf, std::size_t n) {
   std::memcpy(buf, m_buf.data() + m_pos, take);
   m_pos += take;
   return take;
+}
+
+result<bool> socket_stream::readable(std::chrono::milliseconds wait) {
+  if (!m_fd.valid()) return closed_error();
+  if (m_pos < m_end || (m_tls && m_tls->has_buffered())) return true;
+  pollfd p{m_fd.get(), POLLIN, 0};
+  for (;;) {
+    const int rc = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(wait.count(), INT_MAX)));
+    if (rc >= 0) return rc > 0; // POLLHUP or POLLERR too: the read then says what happened
+    if (errno != EINTR)
+      return error::connection(client_errc::lost_connection,
+                               "poll() on the connection to " + m_peer +
+                                   " failed: " + std::strerror(errno));
+  }
 }
 
 status socket_stream::upgrade(result<std::unique_ptr<tls_session>> session) {

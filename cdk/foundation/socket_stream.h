@@ -44,6 +44,7 @@ public:
 
   status write(std::string_view bytes) override;
   result<std::size_t> read_some(char* buf, std::size_t n) override;
+  result<bool> readable(std::chrono::milliseconds wait) override;
   status start_tls(const tls_options& opts, std::string_view host) override;
 
   // Server side of the TLS upgrade (xserverd): runs the handshake as the

@@ -22,6 +22,10 @@ public:
   virtual status write(std::string_view bytes) = 0;
   // Reads at least 1 byte, at most n. EOF is a lost_connection error.
   virtual result<std::size_t> read_some(char* buf, std::size_t n) = 0;
+  // Whether read_some() would find a byte now: one buffered here or in TLS,
+  // or one arriving within `wait` (0: no wait). For a caller that must not
+  // block past a deadline (a future's wait_for()).
+  virtual result<bool> readable(std::chrono::milliseconds wait) = 0;
   // Client-side TLS handshake on the established connection. host is used for
   // SNI and, with verify_identity, for the name check against SAN/CN.
   virtual status start_tls(const tls_options& opts, std::string_view host) = 0;

@@ -236,6 +236,10 @@ result<std::size_t> tls_session::read(char* buf, std::size_t n) {
   return static_cast<std::size_t>(rc);
 }
 
+bool tls_session::has_buffered() const noexcept {
+  return SSL_pending(m_ssl.get()) > 0 || m_transport->pending_pos < m_transport->pending.size();
+}
+
 void tls_session::shutdown() noexcept {
   if (m_ssl) SSL_shutdown(m_ssl.get()); // sends close_notify; no wait for the reply
   ERR_clear_error();

@@ -53,6 +53,9 @@ public:
 
   status write(std::string_view bytes);
   result<std::size_t> read(char* buf, std::size_t n);
+  // Decrypted bytes (or bytes read before the handshake) a read() returns
+  // without touching the socket.
+  bool has_buffered() const noexcept;
   void shutdown() noexcept; // close_notify, best effort
 
   std::string version() const;

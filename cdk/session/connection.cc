@@ -180,6 +180,15 @@ status connection::run_handshake(const connect_options& opts) {
   }
 }
 
+result<bool> connection::readable(std::chrono::milliseconds wait) {
+  if (m_failed) return *m_failed;
+  if (auto st = flush(); !st) return st.err();
+  if (m_reader.buffered() > 0) return true;
+  auto r = m_stream->readable(wait);
+  if (!r) return broken(std::move(r).err());
+  return r.value();
+}
+
 result<pr::frame> connection::read_frame() {
   char buf[16 * 1024];
   for (;;) {

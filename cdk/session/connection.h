@@ -82,6 +82,10 @@ public:
   // ends: one message with reply::more set, or the last one with the
   // reply's notices, info and error. Errors as read_reply().
   result<protocol::reply> read_part();
+  // Whether a reply's bytes are here or arrive within `wait`, so that a read
+  // now does not wait long (it may still wait for the rest of a frame that
+  // has begun to arrive). Flushes first.
+  result<bool> readable(std::chrono::milliseconds wait);
   // GLOBAL notices received so far (drained).
   std::vector<protocol::notice> take_global_notices();
 

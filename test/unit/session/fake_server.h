@@ -67,6 +67,8 @@ public:
     return k;
   }
 
+  result<bool> readable(std::chrono::milliseconds) override { return silent || !m_out.empty(); }
+
   status start_tls(const tls_options&, std::string_view) override {
     m_tls = true;
     return ok();
