@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <mysqlx/error.h>
+#include <mysqlx/future.h>
 #include <mysqlx/result.h>
 #include <mysqlx/session.h>
 #include <mysqlx/settings.h>
@@ -77,12 +78,18 @@ struct access {
     return T(std::move(impl));
   }
   static statement_impl& impl(statement_base& s) noexcept { return *s.m_impl; }
+  template <typename R> static Future<R> make_future(std::shared_ptr<async_op> op) noexcept {
+    return Future<R>(std::move(op));
+  }
   template <typename T> static T make_result(std::unique_ptr<result_impl> impl) {
     T r;
     static_cast<result_base&>(r).m_impl = std::move(impl);
     return r;
   }
   static result_impl& impl(const result_base& r);
+  static std::unique_ptr<result_impl> take_impl(result_base&& r) noexcept {
+    return std::move(r.m_impl);
+  }
 
   // Settings
   static const settings_impl& impl(const SessionSettings& s) noexcept { return *s.m_impl; }

@@ -8,6 +8,7 @@
 #include "cdk/protocol/crud.h"
 #include "devapi/access.h"
 #include "devapi/add_plan.h"
+#include "devapi/async.h"
 #include "devapi/doc_impl.h"
 #include "devapi/session_impl.h"
 #include "devapi/throw_error.h"
@@ -121,45 +122,111 @@ CollectionAdd& CollectionAdd::add_documents(std::vector<Value>&& docs) {
   return *this;
 }
 
-Result CollectionAdd::execute() {
-  auto& st = *m_impl;
+namespace {
+
+// An add() planned: its documents checked, ids made here when the client
+// makes them, and its Insert.
+struct planned_add {
+  detail::add_plan plan;
+  bool client_ids = false;
+  pr::doc_insert ins;
+};
+
+planned_add plan(detail::statement_impl& st) {
   auto& sess = *st.sess;
-  std::vector<std::string_view> texts = std::move(sess.doc_views);
+  std::vector<std::string_view> texts;
+  texts.swap(sess.doc_views); // its capacity, kept between adds
   texts.clear();
   texts.reserve(st.docs.size());
   for (std::size_t i = 0; i < st.docs.size(); ++i) texts.push_back(detail::doc_text(st.docs[i], i));
-  const bool client_ids = sess.policy.origin == cdk::docid::id_origin::client;
-  detail::add_plan plan =
-      detail::value_or_throw(detail::plan_add(std::move(texts), client_ids, sess.id_generator));
-  if (plan.docs.empty()) {
-    auto impl = std::make_unique<detail::result_impl>();
-    impl->sess = st.sess;
-    return access::make_result<Result>(std::move(impl));
-  }
+  planned_add p;
+  p.client_ids = sess.policy.origin == cdk::docid::id_origin::client;
+  p.plan =
+      detail::value_or_throw(detail::plan_add(std::move(texts), p.client_ids, sess.id_generator));
+  p.ins.schema = st.schema;
+  p.ins.collection = st.name;
+  return p;
+}
+
+std::unique_ptr<detail::result_impl> empty_result(const detail::statement_impl& st) {
+  auto impl = std::make_unique<detail::result_impl>();
+  impl->sess = st.sess;
+  return impl;
+}
+
+// The result of an Insert's reply: the ids made here, or those the server
+// made (its notice).
+std::unique_ptr<detail::result_impl> add_result(const std::shared_ptr<detail::session_impl>& sess,
+                                                pr::reply& reply, bool client_ids,
+                                                std::vector<std::string>&& ids) {
+  auto impl = detail::make_result(sess, reply);
+  impl->generated_ids = client_ids ? std::move(ids) : std::move(reply.info.generated_ids);
+  return impl;
+}
+
+} // namespace
+
+Result CollectionAdd::execute() {
+  auto& st = *m_impl;
+  auto& sess = *st.sess;
+  planned_add p = plan(st);
+  if (p.plan.docs.empty()) return access::make_result<Result>(empty_result(st));
 
   sess.connection(); // throws if closed, before any work
-  pr::doc_insert ins;
-  ins.schema = st.schema;
-  ins.collection = st.name;
-  ins.docs = std::move(plan.docs);
+  p.ins.docs = std::move(p.plan.docs);
   pr::reply reply = [&] {
     try {
-      return detail::run_insert(sess, ins);
+      return detail::run_insert(sess, p.ins);
     } catch (Error& e) {
       // The ids let the application add the same documents again safely.
-      if (client_ids) access::set_generated_ids(e, std::move(plan.ids));
+      if (p.client_ids) access::set_generated_ids(e, std::move(p.plan.ids));
       throw;
     }
   }();
   // Kept unless a big add() made it big: a session holds at most 16 KiB.
-  if (ins.docs.capacity() <= 1024) sess.doc_views = std::move(ins.docs);
-  auto impl = detail::make_result(st.sess, reply);
-  if (client_ids) {
-    impl->generated_ids = std::move(plan.ids);
-  } else {
-    impl->generated_ids = std::move(reply.info.generated_ids);
+  if (p.ins.docs.capacity() <= 1024) sess.doc_views = std::move(p.ins.docs);
+  return access::make_result<Result>(
+      add_result(st.sess, reply, p.client_ids, std::move(p.plan.ids)));
+}
+
+Future<Result> CollectionAdd::executeAsync() {
+  auto& st = *m_impl;
+  auto& sess = *st.sess;
+  const std::lock_guard<std::recursive_timed_mutex> lock(sess.wire);
+  planned_add p = plan(st);
+  if (p.plan.docs.empty())
+    return access::make_future<Result>(detail::async_ready(empty_result(st)));
+  sess.connection(true); // throws if closed, before any work
+  p.ins.docs = std::move(p.plan.docs);
+  const std::size_t size = pr::doc_insert_size(p.ins, 0, p.ins.docs.size()) - 4;
+  if (size > sess.message_limit(size)) {
+    // Split into several Inserts in a transaction of its own: run now, as
+    // execute() does (what is in flight completes first; ids made here are
+    // made again, none having been sent).
+    return access::make_future<Result>(detail::async_ready(access::take_impl(execute())));
   }
-  return access::make_result<Result>(std::move(impl));
+  std::string request;
+  detail::check(pr::encode_doc_insert(request, p.ins));
+  const bool client_ids = p.client_ids;
+  auto ids = std::make_shared<std::vector<std::string>>(std::move(p.plan.ids));
+  auto op = detail::async_send(
+      st.sess,
+      [&](std::string& out) {
+        out += request;
+        return cdk::ok();
+      },
+      pr::replies::statement,
+      [client_ids, ids](const std::shared_ptr<detail::session_impl>& s) {
+        try {
+          pr::reply reply = detail::value_or_throw(detail::reading(*s).read_reply());
+          if (reply.error) detail::throw_error(*reply.error);
+          return add_result(s, reply, client_ids, std::move(*ids));
+        } catch (Error& e) {
+          if (client_ids) access::set_generated_ids(e, std::move(*ids));
+          throw;
+        }
+      });
+  return access::make_future<Result>(std::move(op));
 }
 
 MYSQLX_NAMESPACE_END

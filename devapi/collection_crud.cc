@@ -4,6 +4,7 @@
 #include "cdk/json/json_string.h"
 #include "cdk/protocol/crud.h"
 #include "devapi/access.h"
+#include "devapi/async.h"
 #include "devapi/crud_build.h"
 #include "devapi/prepared.h"
 #include "devapi/session_impl.h"
@@ -162,6 +163,11 @@ DocResult CollectionFind::execute() {
   const Mysqlx::Crud::Find& msg = detail::rebuild_find(*m_impl);
   return access::make_result<DocResult>(detail::run_statement(*m_impl, msg));
 }
+Future<DocResult> CollectionFind::executeAsync() {
+  const Mysqlx::Crud::Find& msg = detail::rebuild_find(*m_impl);
+  return access::make_future<DocResult>(
+      detail::run_statement_async(*m_impl, msg, detail::finish_rows));
+}
 
 // CollectionModify
 CollectionModify& CollectionModify::set(const string& field, const Value& value) {
@@ -217,6 +223,11 @@ Result CollectionModify::execute() {
   auto reply = detail::run_statement(*m_impl, msg);
   return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
 }
+Future<Result> CollectionModify::executeAsync() {
+  const Mysqlx::Crud::Update& msg = detail::rebuild_update(*m_impl);
+  return access::make_future<Result>(
+      detail::run_statement_async(*m_impl, msg, detail::finish_whole));
+}
 
 // CollectionRemove
 CollectionRemove& CollectionRemove::set_sort(std::vector<std::string>&& specs) {
@@ -237,6 +248,11 @@ Result CollectionRemove::execute() {
   const Mysqlx::Crud::Delete& msg = detail::rebuild_delete(*m_impl);
   auto reply = detail::run_statement(*m_impl, msg);
   return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
+}
+Future<Result> CollectionRemove::executeAsync() {
+  const Mysqlx::Crud::Delete& msg = detail::rebuild_delete(*m_impl);
+  return access::make_future<Result>(
+      detail::run_statement_async(*m_impl, msg, detail::finish_whole));
 }
 
 MYSQLX_NAMESPACE_END

@@ -28,6 +28,7 @@
 #include "cdk/protocol/message.h"
 #include "cdk/protocol/msg_types.h"
 #include "devapi/access.h"
+#include "devapi/async.h"
 #include "devapi/throw_error.h"
 #include "mysqlx_crud.pb.h"
 #include "mysqlx_datatypes.pb.h"
@@ -233,6 +234,28 @@ pr::reply run_statement(statement_impl& st, const Mysqlx::Crud::Update& msg) {
 }
 pr::reply run_statement(statement_impl& st, const Mysqlx::Crud::Delete& msg) {
   return run_any(st, msg, [&](const encoder& e) { return st.sess->run(e); });
+}
+
+namespace {
+template <typename M>
+std::shared_ptr<async_op> run_async(statement_impl& st, const M& msg, async_finish finish) {
+  return run_any(st, msg, [&](const encoder& e) {
+    return async_send(st.sess, e, pr::replies::statement, finish);
+  });
+}
+} // namespace
+
+std::shared_ptr<async_op> run_statement_async(statement_impl& st, const Mysqlx::Crud::Find& msg,
+                                              async_finish finish) {
+  return run_async(st, msg, finish);
+}
+std::shared_ptr<async_op> run_statement_async(statement_impl& st, const Mysqlx::Crud::Update& msg,
+                                              async_finish finish) {
+  return run_async(st, msg, finish);
+}
+std::shared_ptr<async_op> run_statement_async(statement_impl& st, const Mysqlx::Crud::Delete& msg,
+                                              async_finish finish) {
+  return run_async(st, msg, finish);
 }
 
 prepared_stats prepared_stats_of(const Session& s) {

@@ -29,6 +29,18 @@ std::unique_ptr<result_impl> run_statement(statement_impl& st, const Mysqlx::Cru
 cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Update& msg);
 cdk::protocol::reply run_statement(statement_impl& st, const Mysqlx::Crud::Delete& msg);
 
+/// The same, sent with executeAsync() (async.h): the request, plain or an
+/// Execute, goes out pipelined and `finish` reads its reply later. A
+/// Prepare (the execution that prepares) is its own round trip, which
+/// first completes whatever is in flight.
+using async_finish = std::unique_ptr<result_impl> (*)(const std::shared_ptr<session_impl>&);
+std::shared_ptr<async_op> run_statement_async(statement_impl& st, const Mysqlx::Crud::Find& msg,
+                                              async_finish finish);
+std::shared_ptr<async_op> run_statement_async(statement_impl& st, const Mysqlx::Crud::Update& msg,
+                                              async_finish finish);
+std::shared_ptr<async_op> run_statement_async(statement_impl& st, const Mysqlx::Crud::Delete& msg,
+                                              async_finish finish);
+
 /// The Prepare for `msg` (built with its bound values and a plain limit):
 /// no args, and the limit as limit_expr placeholders numbered after the
 /// statement's own (row count, then, for a find, the offset, 0 if none).

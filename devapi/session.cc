@@ -17,10 +17,12 @@ namespace detail {
 
 namespace pr = cdk::protocol;
 
-cdk::session::connection& session_impl::connection() {
+cdk::session::connection& session_impl::connection(bool pipelining) {
   if (pool && pool->ended()) {
     // Client::close() ends its sessions in use (Connector/C++ 8): the pool,
-    // being closed, closes the connection it gets back.
+    // being closed, closes the connection it gets back. Futures pending
+    // get their replies first.
+    drain();
     pool->release(std::move(conn), policy);
     pool.reset();
     throw_error(cdk::error::client(cdk::client_errc::usage,
@@ -35,6 +37,8 @@ cdk::session::connection& session_impl::connection() {
     throw_error(cdk::error::client(cdk::client_errc::usage, why));
   }
   settle();
+  // What is in flight goes first: this caller reads the next reply.
+  if (!pipelining) drain();
   return *conn;
 }
 
@@ -49,8 +53,10 @@ void session_impl::settle() {
   for (bool more = true; more;) more = value_or_throw(conn->read_part()).more;
 }
 
-void session_impl::send(const encoder& encode, pr::reply_end end) {
-  auto& c = connection();
+void session_impl::send(const encoder& encode, pr::reply_end end, bool pipelining) {
+  // Deallocates' replies are read here, so nothing may be in flight before
+  // them.
+  auto& c = connection(pipelining && to_deallocate.empty());
   auto& out = c.pipeline().output();
   const std::size_t at = out.size();
   check(encode(out));
@@ -78,6 +84,7 @@ void session_impl::send(const encoder& encode, pr::reply_end end) {
 
 pr::reply session_impl::run(const encoder& encode, std::vector<std::uint32_t> tolerate,
                             pr::reply_end end) {
+  const std::lock_guard<std::recursive_timed_mutex> lock(wire);
   send(encode, end);
   pr::reply r = value_or_throw(conn->read_reply());
   if (r.error && std::find(tolerate.begin(), tolerate.end(), r.error->code) == tolerate.end())
@@ -157,6 +164,7 @@ Session::Session(const SessionSettings& settings)
   m_impl->default_schema = opts.schema;
   m_impl->max_message_size = opts.max_message_size;
   m_impl->max_message_size_given = opts.max_message_size_given;
+  m_impl->max_in_flight = opts.max_in_flight;
 }
 
 Session::Session(Client& client) : m_impl(std::make_shared<detail::session_impl>()) {
@@ -172,6 +180,7 @@ Session::Session(Client& client) : m_impl(std::make_shared<detail::session_impl>
   m_impl->default_schema = pool->opts.schema;
   m_impl->max_message_size = pool->opts.max_message_size;
   m_impl->max_message_size_given = pool->opts.max_message_size_given;
+  m_impl->max_in_flight = pool->opts.max_in_flight;
 }
 
 Session::Session(std::shared_ptr<detail::session_impl> impl) noexcept : m_impl(std::move(impl)) {}
@@ -290,6 +299,10 @@ bool Session::serverGeneratesIds() const {
 
 void Session::close() noexcept {
   if (!m_impl || !m_impl->conn) return;
+  const std::lock_guard<std::recursive_timed_mutex> lock(m_impl->wire);
+  // Futures still pending get their replies (or the connection's error)
+  // now: nothing is left for the next user of a pooled connection.
+  m_impl->drain();
   try {
     // A pending reply is read first (a live result keeps its rows), so the
     // connection goes back to the pool, or says goodbye, in step.

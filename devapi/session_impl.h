@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <mysqlx/collection.h>
 #include <mysqlx/result.h>
 #include <mysqlx/session.h>
@@ -29,6 +30,7 @@
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
 
+struct async_op;
 struct client_impl;
 struct result_impl;
 struct session_impl;
@@ -84,6 +86,24 @@ struct session_impl {
   // connection is given up: into that result's buffer, or discarded.
   result_impl* streaming = nullptr;
   bool orphan_reply = false;
+  // executeAsync() (async.h): held by whatever reads or writes the
+  // connection; the requests sent and not yet answered, oldest first, and
+  // their bytes; at most max_in_flight of them (then the oldest is read
+  // before the next goes out), and a request goes out only while the
+  // bytes in flight stay within max_in_flight_bytes, so the server's
+  // socket buffer takes them all even while it blocks writing replies
+  // nobody reads yet: a client and a server can never wait on each other.
+  std::recursive_timed_mutex wire;
+  std::deque<std::shared_ptr<async_op>> in_flight;
+  std::size_t in_flight_bytes = 0;
+  std::size_t max_in_flight = 100;
+  static constexpr std::size_t max_in_flight_bytes = std::size_t{64} * 1024;
+  /// Reads the oldest request's reply into its future (async.cc). Its
+  /// error stays with the future; a broken connection fails every later
+  /// one too.
+  void complete_front();
+  /// Completes every request in flight.
+  void drain();
 
   /// The largest message the server reads, for a message of `size` bytes:
   /// asks the server once per connection the first time a message is larger
@@ -98,16 +118,17 @@ struct session_impl {
   /// errors.
   std::string limit_text(std::uint64_t limit) const;
 
-  /// The open connection, with no streamed reply pending; throws a client
-  /// error once the session is closed.
-  cdk::session::connection& connection();
+  /// The open connection, with no streamed reply pending and, unless
+  /// `pipelining` (executeAsync() sending), nothing in flight; throws a
+  /// client error once the session is closed.
+  cdk::session::connection& connection(bool pipelining = false);
   /// Reads the rest of a streamed reply (see `streaming`). Its server errors
   /// stay with its result; a broken connection throws.
   void settle();
   /// Queues the Deallocates of gone statements and one request (the encoder
   /// appends it to the pipeline), sends them and reads the Deallocates'
   /// replies: the request's reply is next.
-  void send(const encoder& encode, cdk::protocol::reply_end end);
+  void send(const encoder& encode, cdk::protocol::reply_end end, bool pipelining = false);
   /// send(), then reads the whole reply. A server error is thrown unless
   /// `tolerate` lists its code.
   cdk::protocol::reply run(const encoder& encode, std::vector<std::uint32_t> tolerate = {},

@@ -113,7 +113,8 @@ std::string SessionOptionName(SessionOption opt) {
                                       "DOCID_MODE",
                                       "MAX_MESSAGE_SIZE",
                                       "READ_TIMEOUT",
-                                      "WRITE_TIMEOUT"};
+                                      "WRITE_TIMEOUT",
+                                      "MAX_IN_FLIGHT"};
   static_assert(sizeof names / sizeof names[0] == SessionOption::LAST - 1);
   const int i = static_cast<int>(opt) - 1;
   return i >= 0 && i < SessionOption::LAST - 1 ? names[i] : "";

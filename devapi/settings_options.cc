@@ -91,6 +91,7 @@ cdk::status check_type(int opt, const Value& v) {
   case SO::READ_TIMEOUT:
   case SO::WRITE_TIMEOUT:
   case SO::MAX_MESSAGE_SIZE:
+  case SO::MAX_IN_FLIGHT:
     return expect(is_integer(v) || t == Value::STRING, "a whole number");
   case SO::COMPRESSION_ALGORITHMS:
     // A null is an empty list (no compression), as Connector/C++ 8 reads it.
@@ -134,6 +135,7 @@ int option_for_uri_name(const std::string& name) {
       {cdk::uri_option_id::max_message_size, SO::MAX_MESSAGE_SIZE},
       {cdk::uri_option_id::read_timeout, SO::READ_TIMEOUT},
       {cdk::uri_option_id::write_timeout, SO::WRITE_TIMEOUT},
+      {cdk::uri_option_id::max_in_flight, SO::MAX_IN_FLIGHT},
   };
   // uri_option_of() also knows the aliases ("tls-version").
   const cdk::uri_option_id id = cdk::uri_option_of(name);

@@ -1,6 +1,7 @@
 // SqlStatement and the statement_base copy semantics.
 #include "cdk/protocol/messages.h"
 #include "devapi/access.h"
+#include "devapi/async.h"
 #include "devapi/session_impl.h"
 #include "devapi/sql_trx.h"
 #include "devapi/throw_error.h"
@@ -35,21 +36,40 @@ SqlStatement& SqlStatement::add_params(std::vector<Value>&& values) {
   return *this;
 }
 
-SqlResult SqlStatement::execute() {
-  auto& st = *m_impl;
+namespace {
+// The bound values as arguments. They are used once, as in Connector/C++ 8:
+// the next execute() takes the values bound after this one (a statement run
+// in a loop binds each time), whether or not this one succeeds.
+std::vector<cdk::protocol::value> take_params(detail::statement_impl& st) {
   std::vector<cdk::protocol::value> args;
   args.reserve(st.params.size());
   for (const Value& v : st.params) args.push_back(detail::to_protocol(v));
-  // The values are used once, as in Connector/C++ 8: the next execute()
-  // takes the values bound after this one (a statement run in a loop binds
-  // each time), whether or not this one succeeds.
   st.params.clear();
+  return args;
+}
+} // namespace
+
+SqlResult SqlStatement::execute() {
+  auto& st = *m_impl;
+  const std::vector<cdk::protocol::value> args = take_params(st);
   // The rows are streamed: execute() reads up to the first result set.
   auto result = detail::stream_result(st.sess, [&](std::string& out) {
     return cdk::protocol::encode_stmt_execute(out, st.query, args);
   });
   detail::track_transaction(*st.sess, st.query);
   return detail::access::make_result<SqlResult>(std::move(result));
+}
+
+Future<SqlResult> SqlStatement::executeAsync() {
+  auto& st = *m_impl;
+  const std::vector<cdk::protocol::value> args = take_params(st);
+  auto op = detail::async_send(
+      st.sess,
+      [&](std::string& out) { return cdk::protocol::encode_stmt_execute(out, st.query, args); },
+      cdk::protocol::replies::statement, detail::finish_rows);
+  // As sent: the statements after it run in the transaction it opens.
+  detail::track_transaction(*st.sess, st.query);
+  return detail::access::make_future<SqlResult>(std::move(op));
 }
 
 MYSQLX_NAMESPACE_END

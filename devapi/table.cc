@@ -2,6 +2,7 @@
 // TABLE: names are columns, expressions are parsed in table mode).
 #include "cdk/protocol/crud.h"
 #include "devapi/access.h"
+#include "devapi/async.h"
 #include "devapi/crud_build.h"
 #include "devapi/prepared.h"
 #include "devapi/session_impl.h"
@@ -95,6 +96,18 @@ Result TableInsert::execute() {
   auto reply = m_impl->sess->run([&](std::string& out) { return pr::encode_insert(out, msg); });
   return access::make_result<Result>(detail::make_result(m_impl->sess, reply));
 }
+Future<Result> TableInsert::executeAsync() {
+  if (m_impl->rows.empty()) {
+    auto impl = std::make_unique<detail::result_impl>();
+    impl->sess = m_impl->sess;
+    return access::make_future<Result>(detail::async_ready(std::move(impl)));
+  }
+  Mysqlx::Crud::Insert msg;
+  detail::build_table_insert(*m_impl, msg);
+  return access::make_future<Result>(detail::async_send(
+      m_impl->sess, [&](std::string& out) { return pr::encode_insert(out, msg); },
+      pr::replies::statement, detail::finish_whole));
+}
 
 TableSelect& TableSelect::where(const string& condition) {
   m_impl->changed();
@@ -149,6 +162,11 @@ RowResult TableSelect::execute() {
   // Prepared on a second execution too; the rows are streamed.
   return access::make_result<RowResult>(detail::run_statement(*m_impl, msg));
 }
+Future<RowResult> TableSelect::executeAsync() {
+  const Mysqlx::Crud::Find& msg = detail::rebuild_find(*m_impl);
+  return access::make_future<RowResult>(
+      detail::run_statement_async(*m_impl, msg, detail::finish_rows));
+}
 
 TableUpdate& TableUpdate::set(const string& column, const Value& value) {
   detail::check_field_name(column, "set()");
@@ -179,6 +197,11 @@ Result TableUpdate::execute() {
   const Mysqlx::Crud::Update& msg = detail::rebuild_update(*m_impl);
   return run(*m_impl, msg);
 }
+Future<Result> TableUpdate::executeAsync() {
+  const Mysqlx::Crud::Update& msg = detail::rebuild_update(*m_impl);
+  return access::make_future<Result>(
+      detail::run_statement_async(*m_impl, msg, detail::finish_whole));
+}
 
 TableRemove& TableRemove::where(const string& condition) {
   m_impl->changed();
@@ -202,6 +225,11 @@ TableRemove& TableRemove::bind(const string& name, const Value& value) {
 Result TableRemove::execute() {
   const Mysqlx::Crud::Delete& msg = detail::rebuild_delete(*m_impl);
   return run(*m_impl, msg);
+}
+Future<Result> TableRemove::executeAsync() {
+  const Mysqlx::Crud::Delete& msg = detail::rebuild_delete(*m_impl);
+  return access::make_future<Result>(
+      detail::run_statement_async(*m_impl, msg, detail::finish_whole));
 }
 
 MYSQLX_NAMESPACE_END

@@ -5,6 +5,7 @@
 // holds).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <mysqlx/result.h>
 #include <mysqlx/session.h>
@@ -40,6 +41,10 @@ MYSQLX_EXPORT std::string compression_of(const Session& s);
 /// The server's message limit the session's connection learnt
 /// (mysqlx_max_allowed_packet); 0 while it has not asked.
 MYSQLX_EXPORT std::uint64_t message_limit_of(const Session& s);
+
+/// Requests the session sent with executeAsync() whose replies are not
+/// read yet.
+MYSQLX_EXPORT std::size_t in_flight_of(const Session& s);
 
 /// Switches on one of xserverd's faults for this session's connection
 /// (test/xserver/fault_injection.h): Sql.StmtExecute `cmd` in namespace

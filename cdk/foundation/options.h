@@ -72,6 +72,10 @@ struct connect_options {
   // that reads small messages may still send large rows and notices (one
   // id per document of a big add()).
   std::uint64_t max_incoming_size = 64ull << 20;
+  // max-in-flight: at most this many requests sent with executeAsync() wait
+  // for their replies; the next one first reads the oldest reply. Bounds
+  // the memory of a program that sends without waiting.
+  std::size_t max_in_flight = 100;
 };
 
 } // namespace cdk

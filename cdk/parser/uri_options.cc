@@ -22,7 +22,8 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(id_t::count_)> k
     "connect-timeout",  "connection-attributes",
     "compression",      "compression-algorithms",
     "docid-mode",       "max-message-size",
-    "read-timeout",     "write-timeout"};
+    "read-timeout",     "write-timeout",
+    "max-in-flight"};
 
 template <typename E> struct named {
   std::string_view name;
@@ -295,6 +296,11 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
     m_opts.max_message_size = n;
     m_opts.max_message_size_given = true;
     m_opts.max_incoming_size = std::max<std::uint64_t>(n, connect_options{}.max_incoming_size);
+    return ok();
+  case id_t::max_in_flight: // ours
+    if (!parse_number(v, max_in_flight_limit, n) || n == 0)
+      return bad("a whole number of requests, 1.." + std::to_string(max_in_flight_limit));
+    m_opts.max_in_flight = static_cast<std::size_t>(n);
     return ok();
   default:
     return option_error(opt_name(id) + " is not handled"); // unreachable: every id has a case

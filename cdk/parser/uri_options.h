@@ -39,6 +39,7 @@ enum class uri_option_id : std::uint8_t {
   max_message_size,
   read_timeout,
   write_timeout,
+  max_in_flight,
   count_
 };
 
@@ -55,6 +56,8 @@ inline constexpr std::size_t max_attribute_value = 1024; // performance_schema A
 inline constexpr std::uint64_t max_connect_timeout_ms = 9'223'372'036'854ull;
 // An X Protocol frame length is a 32-bit field.
 inline constexpr std::uint64_t max_message_size_limit = 0xffffffffull;
+// max-in-flight: requests sent with executeAsync() and not yet answered.
+inline constexpr std::uint64_t max_in_flight_limit = 100000;
 
 class connect_options_builder {
 public:

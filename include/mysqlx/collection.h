@@ -18,6 +18,7 @@
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/list.h>
 #include <mysqlx/detail/object.h>
+#include <mysqlx/future.h>
 #include <mysqlx/result.h>
 #include <mysqlx/statement.h>
 #include <mysqlx/value.h>
@@ -40,6 +41,10 @@ public:
   }
   /// Adds all documents atomically; see Result::getGeneratedIds().
   Result execute();
+  /// Sends the add now and returns at once (future.h); its ids are its
+  /// own, as with execute(). An add too large to travel in one message is
+  /// run now, as execute() does, and its future is ready.
+  Future<Result> executeAsync();
 
 private:
   using statement_base::statement_base;
@@ -83,6 +88,9 @@ public:
   CollectionFind& lockExclusive(LockContention contention = LockContention::DEFAULT);
   /// Runs the query: one round trip (two on the execution that prepares it).
   DocResult execute();
+  /// Sends the query now and returns at once (future.h); the result holds
+  /// every row once it is got.
+  Future<DocResult> executeAsync();
 
 private:
   using statement_base::statement_base;
@@ -126,6 +134,8 @@ public:
   /// Applies the changes: one round trip (two on the execution that prepares it).
   /// An empty condition or no change at all throws a ClientError, sending nothing.
   Result execute();
+  /// Sends the changes now and returns at once (future.h).
+  Future<Result> executeAsync();
 
 private:
   using statement_base::statement_base;
@@ -153,6 +163,8 @@ public:
   /// Deletes: one round trip (two on the execution that prepares it). An empty
   /// condition throws a ClientError, sending nothing.
   Result execute();
+  /// Sends the delete now and returns at once (future.h).
+  Future<Result> executeAsync();
 
 private:
   using statement_base::statement_base;

@@ -70,6 +70,7 @@ public:
     MAX_MESSAGE_SIZE,       ///< ours: largest message the server accepts (default: asked)
     READ_TIMEOUT,  ///< ours: ms or a duration to wait for the server's reply; 0 (default): forever
     WRITE_TIMEOUT, ///< ours: ms or a duration to wait for the server to take a request; 0: forever
+    MAX_IN_FLIGHT, ///< ours: requests sent with executeAsync() not yet answered (default 100)
     LAST           ///< not an option: one past the last
   };
   /// `opt`; LAST by default.

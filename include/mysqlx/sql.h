@@ -6,6 +6,7 @@
 #include <mysqlx/detail/args.h>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/statement.h>
+#include <mysqlx/future.h>
 #include <mysqlx/result.h>
 #include <mysqlx/value.h>
 #include <vector>
@@ -23,6 +24,10 @@ public:
   }
   /// Runs the statement: one round trip; a statement the server refuses throws here.
   SqlResult execute();
+  /// Sends the statement now and returns at once (future.h); the result
+  /// holds every row once it is got. Its bound values are used, as by
+  /// execute().
+  Future<SqlResult> executeAsync();
 
 private:
   using statement_base::statement_base;

@@ -13,6 +13,7 @@
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/list.h>
 #include <mysqlx/detail/object.h>
+#include <mysqlx/future.h>
 #include <mysqlx/result.h>
 #include <mysqlx/statement.h>
 #include <mysqlx/value.h>
@@ -42,6 +43,8 @@ public:
   /// Inserts all rows: one round trip, none when there are none. A row whose length
   /// differs from the column list, or a placeholder in a value, throws a ClientError.
   Result execute();
+  /// Sends the insert now and returns at once (future.h).
+  Future<Result> executeAsync();
 
 private:
   using statement_base::statement_base;
@@ -86,6 +89,9 @@ public:
   TableSelect& lockExclusive(LockContention contention = LockContention::DEFAULT);
   /// Runs the query: one round trip (two on the execution that prepares it).
   RowResult execute();
+  /// Sends the query now and returns at once (future.h); the result holds
+  /// every row once it is got.
+  Future<RowResult> executeAsync();
 
 private:
   using statement_base::statement_base;
@@ -120,6 +126,8 @@ public:
   /// Applies the changes: one round trip (two on the execution that prepares it).
   /// No set() throws a ClientError, sending nothing.
   Result execute();
+  /// Sends the changes now and returns at once (future.h).
+  Future<Result> executeAsync();
 
 private:
   using statement_base::statement_base;
@@ -148,6 +156,8 @@ public:
   using bind_map::bind;
   /// Deletes: one round trip (two on the execution that prepares it).
   Result execute();
+  /// Sends the delete now and returns at once (future.h).
+  Future<Result> executeAsync();
 
 private:
   using statement_base::statement_base;

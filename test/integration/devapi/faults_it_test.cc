@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <netinet/in.h>
+#include <set>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -147,6 +148,43 @@ TEST_F(FaultTest, AddWithServerIdsCarriesNoIds) {
   EXPECT_TRUE(e.mayHaveBeenApplied());
   EXPECT_TRUE(e.getGeneratedIds().empty());
   EXPECT_EQ(stored(), 1u);
+}
+
+// --- requests in flight (executeAsync) -------------------------------------------
+
+// The server answers two messages and closes with four adds in flight.
+// Futures whose replies were read before the break succeed; every other
+// one fails with a ConnectionError whose request had gone out (so it may
+// have been applied), carrying its own client-made ids for a safe retry.
+// executeAsync() itself never throws for the break.
+TEST_F(FaultTest, AsyncFuturesInFlightWhenTheConnectionBreaksEachFail) {
+  Session s = faulty();
+  Collection c = coll(s);
+  inject_server_fault(s, "close_after_messages", "count", 2);
+  std::vector<Future<Result>> adds;
+  adds.reserve(4);
+  for (int i = 0; i < 4; ++i)
+    adds.push_back(c.add("{\"n\": " + std::to_string(i) + "}").executeAsync());
+  std::uint64_t ok = 0, failed = 0;
+  std::set<std::string> ids;
+  for (auto& a : adds) {
+    try {
+      EXPECT_EQ(a.get().getAffectedItemsCount(), 1u);
+      EXPECT_EQ(failed, 0u) << "a reply read after the break";
+      ++ok;
+    } catch (const Error& e) {
+      ++failed;
+      EXPECT_TRUE(e.isConnectionError()) << e.what();
+      EXPECT_TRUE(e.mayHaveBeenApplied()) << e.what();
+      ASSERT_EQ(e.getGeneratedIds().size(), 1u) << e.what();
+      ids.insert(e.getGeneratedIds()[0]);
+    }
+  }
+  EXPECT_GE(failed, 2u); // the server never read the last two
+  EXPECT_EQ(ids.size(), failed);
+  EXPECT_GE(stored(), ok);
+  EXPECT_LE(stored(), 2u);
+  expect_closed(s);
 }
 
 // --- malformed replies --------------------------------------------------------

@@ -235,6 +235,16 @@ TEST(SessionSettings, ValueErrorsComeFromTheSharedRules) {
                       "EXTERNAL authentication is not supported");
   expect_option_error([] { SessionSettings s(SessionOption::MAX_MESSAGE_SIZE, 0); },
                       "max-message-size");
+  expect_option_error([] { SessionSettings s(SessionOption::MAX_IN_FLIGHT, 0); }, "max-in-flight");
+}
+
+// Ours: how many requests executeAsync() leaves unanswered, named as in a URI.
+TEST(SessionSettings, MaxInFlightIsAnOptionOfItsOwn) {
+  SessionSettings s("mysqlx://u@h/?max-in-flight=7");
+  EXPECT_EQ(s.find(SessionOption::MAX_IN_FLIGHT).get<std::string>(), "7"); // as in the URI
+  SessionSettings t(SessionOption::HOST, "h", SessionOption::MAX_IN_FLIGHT, 3);
+  EXPECT_EQ(t.find(SessionOption::MAX_IN_FLIGHT).get<int>(), 3);
+  EXPECT_EQ(SessionOptionName(SessionOption::MAX_IN_FLIGHT), "MAX_IN_FLIGHT");
 }
 
 // Connector/C++ 8 drops the TLS versions it cannot use when connecting; the

@@ -61,6 +61,7 @@ std::string render(const cdk::connect_options& o) {
   if (o.docids != d.docids) add(std::string("docids=") + k_docids[int(o.docids)]);
   if (o.max_message_size != d.max_message_size) add("max=" + std::to_string(o.max_message_size));
   if (o.max_incoming_size != d.max_incoming_size) add("in=" + std::to_string(o.max_incoming_size));
+  if (o.max_in_flight != d.max_in_flight) add("flight=" + std::to_string(o.max_in_flight));
   return out;
 }
 
@@ -152,6 +153,8 @@ const good_case k_good[] = {
     // read-timeout, write-timeout (ours): milliseconds, 0 waits forever
     {"db?read-timeout=1500", "hosts=db:33060 read=1500"},
     {"db?write-timeout=20&read-timeout=0", "hosts=db:33060 write=20"},
+    // max-in-flight (ours): requests executeAsync() leaves unanswered
+    {"db?max-in-flight=7", "hosts=db:33060 flight=7"},
     {"db?READ-TIMEOUT=9223372036854", "hosts=db:33060 read=9223372036854"},
     // connection attributes
     {"db?connection-attributes", "hosts=db:33060"},
@@ -239,6 +242,8 @@ const bad_case k_bad[] = {
     {"db?auth=", "option 'auth': invalid value ''"},
     // read-timeout, write-timeout
     {"db?read-timeout=-5", "option 'read-timeout': invalid value '-5' (expected a whole number"},
+    {"db?max-in-flight=0", "option 'max-in-flight': invalid value '0' (expected a whole number of"
+                           " requests, 1..100000)"},
     {"db?write-timeout=1.5",
      "option 'write-timeout': invalid value '1.5' (expected a whole number"},
     // connect-timeout

@@ -1,0 +1,59 @@
+// executeAsync(): requests sent without waiting for their replies, which the
+// session reads in order as futures are waited on (the X Protocol's
+// pipelining). Private header.
+//
+// Threads: the session's `wire` mutex (recursive) is held by whatever reads
+// or writes its connection: sending a request, waiting on a future, and the
+// synchronous calls (run(), stream_result(), a streamed result's reads, a
+// split add, close()). So futures may be waited on from any thread, and
+// requests go out in one order.
+#pragma once
+
+#include "devapi/session_impl.h"
+
+#include <chrono>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mysqlx/future.h>
+
+MYSQLX_NAMESPACE_BEGIN
+namespace detail {
+
+/// One request in flight.
+struct async_op {
+  /// Reads this request's reply (the next one on the wire) and builds its
+  /// result; throws its error. Run once, with the wire held.
+  std::function<std::unique_ptr<result_impl>(const std::shared_ptr<session_impl>&)> finish;
+  std::unique_ptr<result_impl> result;
+  std::exception_ptr error;
+  // The session, until the reply is read (a future may outlive its Session
+  // object: the state stays until the reply is in).
+  std::shared_ptr<session_impl> sess;
+  std::size_t request_bytes = 0;
+  bool done = false; // written with the wire held
+};
+
+/// Sends one request (`encode` appends it, `end` ends its reply) without
+/// reading its reply, and returns its op; `finish` will read it. Before
+/// sending, replies are read to stay within the session's limits on
+/// requests and bytes in flight. Errors before the request is sent are
+/// thrown here.
+std::shared_ptr<async_op> async_send(
+    const std::shared_ptr<session_impl>& sess, const encoder& encode, cdk::protocol::reply_end end,
+    std::function<std::unique_ptr<result_impl>(const std::shared_ptr<session_impl>&)> finish);
+
+/// A future that is ready now: for a statement completed synchronously
+/// (a split add) or with nothing to send.
+std::shared_ptr<async_op> async_ready(std::unique_ptr<result_impl> result);
+
+/// The session's connection for reading a reply; a client error once it is
+/// gone (the session closed).
+cdk::session::connection& reading(session_impl& s);
+/// The finish of a statement whose whole reply makes its result (make_result()).
+std::unique_ptr<result_impl> finish_whole(const std::shared_ptr<session_impl>& s);
+/// The finish of a statement with result sets: every row is read now.
+std::unique_ptr<result_impl> finish_rows(const std::shared_ptr<session_impl>& s);
+
+} // namespace detail
+MYSQLX_NAMESPACE_END

@@ -1,0 +1,279 @@
+// executeAsync() (issue 27) in the three configurations: replies matched to
+// futures in order, each add's ids its own, one error failing only its
+// future, execute() completing what is in flight, the future's rules as
+// std::future's, wait_for() timing out, close() and a pool completing what
+// is pending, many threads waiting, and at most 100 requests in flight.
+#include "devapi/test_hooks.h"
+#include "it_common.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <thread>
+#include <vector>
+
+using namespace mysqlx;
+using devapi_it::config;
+
+namespace {
+
+class Async : public ::testing::TestWithParam<config> {
+protected:
+  void SetUp() override {
+    m_schema = devapi_it::test_schema("dv_async");
+    m_sess = std::make_unique<Session>(devapi_it::uri_of(GetParam()));
+    Schema db = m_sess->createSchema(m_schema, true);
+    db.dropCollection("c");
+    m_coll = std::make_unique<Collection>(db.createCollection("c", true));
+  }
+  Collection coll(Session& s) { return s.getSchema(m_schema).getCollection("c"); }
+
+  std::string m_schema;
+  std::unique_ptr<Session> m_sess;
+  std::unique_ptr<Collection> m_coll;
+};
+
+std::string doc(int n) {
+  return "{\"n\":" + std::to_string(n) + "}";
+}
+
+TEST_P(Async, EachAddsIdsAreItsOwnWhateverTheOrderOfGet) {
+  std::vector<Future<Result>> adds;
+  adds.reserve(30);
+  for (int i = 0; i < 30; ++i) {
+    std::vector<std::string> docs;
+    docs.reserve(3);
+    for (int k = 0; k <= i % 3; ++k) docs.push_back(doc(100 * i + k));
+    adds.push_back(m_coll->add(docs).executeAsync());
+  }
+  EXPECT_GT(detail::in_flight_of(*m_sess), 0u) << "nothing was left in flight";
+  std::vector<std::vector<std::string>> ids(adds.size());
+  for (std::size_t i = adds.size(); i-- > 0;) { // the last first
+    Result r = adds[i].get();
+    EXPECT_EQ(r.getAffectedItemsCount(), i % 3 + 1);
+    for (const auto& id : r.getGeneratedIds()) ids[i].push_back(id);
+  }
+  std::set<std::string> all;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    ASSERT_EQ(ids[i].size(), i % 3 + 1);
+    for (std::size_t k = 0; k < ids[i].size(); ++k) {
+      EXPECT_EQ(ids[i][k].size(), GetParam().id_length);
+      // The document stored under this add's id k is this add's document k.
+      DbDoc d = m_coll->getOne(ids[i][k]);
+      ASSERT_FALSE(d.isNull()) << ids[i][k];
+      EXPECT_EQ(d["n"].get<int>(), static_cast<int>(100 * i + k));
+      all.insert(ids[i][k]);
+    }
+  }
+  EXPECT_EQ(all.size(), 60u);
+  EXPECT_EQ(m_coll->count(), 60u);
+}
+
+TEST_P(Async, OneErrorFailsOnlyItsFuture) {
+  Future<Result> a = m_coll->add(R"({"_id":"a","n":1})").executeAsync();
+  Future<Result> dup = m_coll->add(R"({"_id":"b"})", R"({"_id":"b"})").executeAsync();
+  Future<SqlResult> bad = m_sess->sql("SELECT * FROM no_such_table_here").executeAsync();
+  Future<Result> c = m_coll->add(R"({"_id":"c","n":3})").executeAsync();
+  Future<DocResult> f = m_coll->find("n > 0").sort("n").executeAsync();
+  EXPECT_EQ(a.get().getAffectedItemsCount(), 1u);
+  try {
+    dup.get();
+    ADD_FAILURE() << "a duplicate _id was taken";
+  } catch (const Error& e) {
+    EXPECT_TRUE(e.isServerError()) << e.what();
+  }
+  EXPECT_THROW(bad.get(), Error);
+  EXPECT_EQ(c.get().getAffectedItemsCount(), 1u);
+  DocResult rows = f.get();
+  std::vector<int> ns;
+  for (const DbDoc& d : rows) ns.push_back(d["n"].get<int>());
+  EXPECT_EQ(ns, (std::vector<int>{1, 3})); // the refused add stored nothing
+}
+
+TEST_P(Async, ExecuteFirstCompletesWhatIsInFlight) {
+  std::vector<Future<Result>> adds;
+  adds.reserve(10);
+  for (int i = 0; i < 10; ++i) adds.push_back(m_coll->add(doc(i)).executeAsync());
+  EXPECT_EQ(m_coll->find().execute().count(), 10u); // after every add, in order
+  EXPECT_EQ(detail::in_flight_of(*m_sess), 0u);
+  for (auto& a : adds) EXPECT_EQ(a.wait_for(std::chrono::seconds(0)), future_status::ready);
+}
+
+TEST_P(Async, FindSqlAndTableStatements) {
+  m_sess->sql("CREATE TABLE `" + m_schema + "`.t (id INT PRIMARY KEY, v VARCHAR(10))").execute();
+  Table t = m_sess->getSchema(m_schema).getTable("t");
+  Future<Result> ins =
+      t.insert("id", "v").values(1, "a").values(2, "b").values(3, "c").executeAsync();
+  Future<Result> upd = t.update().set("v", "B").where("id = 2").executeAsync();
+  Future<Result> del = t.remove().where("id = 3").executeAsync();
+  Future<RowResult> sel = t.select("id", "v").orderBy("id").executeAsync();
+  Future<SqlResult> sql =
+      m_sess->sql("SELECT COUNT(*) FROM `" + m_schema + "`.t WHERE id > ?").bind(0).executeAsync();
+  EXPECT_EQ(ins.get().getAffectedItemsCount(), 3u);
+  EXPECT_EQ(upd.get().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(del.get().getAffectedItemsCount(), 1u);
+  RowResult rows = sel.get();
+  EXPECT_EQ(rows.getColumnCount(), 2u);
+  std::vector<std::string> got;
+  for (Row r : rows) got.push_back(r[1].get<std::string>());
+  EXPECT_EQ(got, (std::vector<std::string>{"a", "B"}));
+  EXPECT_EQ(sql.get().fetchOne()[0].get<int>(), 2);
+}
+
+TEST_P(Async, FutureRulesAreStdFutures) {
+  Future<Result> none;
+  EXPECT_FALSE(none.valid());
+  EXPECT_THROW(none.get(), Error);
+  EXPECT_THROW(none.wait(), Error);
+  Future<Result> f = m_coll->add(doc(1)).executeAsync();
+  EXPECT_TRUE(f.valid());
+  Future<Result> g = std::move(f);
+  // NOLINTNEXTLINE(bugprone-use-after-move,clang-analyzer-cplusplus.Move): as std::future
+  EXPECT_FALSE(f.valid());
+  EXPECT_TRUE(g.valid());
+  g.wait();
+  EXPECT_EQ(g.wait_for(std::chrono::milliseconds(0)), future_status::ready);
+  EXPECT_EQ(g.wait_until(std::chrono::system_clock::now()), future_status::ready);
+  EXPECT_EQ(g.get().getAffectedItemsCount(), 1u);
+  EXPECT_FALSE(g.valid());
+  try {
+    g.get();
+    ADD_FAILURE() << "get() twice";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::USAGE);
+  }
+}
+
+TEST_P(Async, WaitForTimesOutWhileTheServerWorks) {
+  Future<SqlResult> slow = m_sess->sql("SELECT SLEEP(0.6)").executeAsync();
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(slow.wait_for(std::chrono::milliseconds(50)), future_status::timeout);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(550));
+  EXPECT_TRUE(slow.valid());
+  EXPECT_EQ(slow.wait_for(std::chrono::seconds(30)), future_status::ready);
+  EXPECT_EQ(slow.get().fetchOne()[0].get<int>(), 0);
+}
+
+TEST_P(Async, CloseCompletesWhatIsPending) {
+  std::vector<Future<Result>> adds;
+  adds.reserve(5);
+  for (int i = 0; i < 5; ++i) adds.push_back(m_coll->add(doc(i)).executeAsync());
+  Future<DocResult> f = m_coll->find().executeAsync();
+  m_sess->close();
+  for (auto& a : adds) EXPECT_EQ(a.get().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(f.get().count(), 5u);
+  Session again(devapi_it::uri_of(GetParam()));
+  EXPECT_EQ(coll(again).count(), 5u);
+}
+
+TEST_P(Async, APooledSessionReturnedWithFuturesPending) {
+  Client client(devapi_it::uri_of(GetParam()), R"({"pooling": {"maxSize": 1}})");
+  Future<Result> add;
+  Future<SqlResult> slow;
+  {
+    Session s = client.getSession();
+    add = coll(s).add(doc(7)).executeAsync();
+    slow = s.sql("SELECT SLEEP(0.2), 'mine'").executeAsync();
+  }                                   // back to the pool with both pending
+  Session next = client.getSession(); // the same connection (maxSize 1)
+  EXPECT_EQ(next.sql("SELECT 'next'").execute().fetchOne()[0].get<std::string>(), "next");
+  EXPECT_EQ(add.get().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(slow.get().fetchOne()[1].get<std::string>(), "mine");
+}
+
+TEST_P(Async, AtMostAHundredInFlight) {
+  std::vector<Future<DocResult>> fs;
+  fs.reserve(250);
+  for (int i = 0; i < 250; ++i) {
+    fs.push_back(m_coll->find("n = :n").bind("n", i).executeAsync());
+    ASSERT_LE(detail::in_flight_of(*m_sess), 100u);
+  }
+  for (auto& f : fs) EXPECT_EQ(f.get().count(), 0u);
+}
+
+TEST_P(Async, MaxInFlightIsAnOption) {
+  const std::string sep = std::string(GetParam().query).empty() ? "?" : "&";
+  Session s(devapi_it::uri_of(GetParam()) + sep + "max-in-flight=3");
+  Collection c = coll(s);
+  std::vector<Future<Result>> adds;
+  adds.reserve(10);
+  for (int i = 0; i < 10; ++i) {
+    adds.push_back(c.add(doc(i)).executeAsync());
+    ASSERT_LE(detail::in_flight_of(s), 3u);
+  }
+  for (auto& a : adds) EXPECT_EQ(a.get().getAffectedItemsCount(), 1u);
+  SessionSettings settings(devapi_it::uri_of(GetParam()));
+  settings.set(SessionOption::MAX_IN_FLIGHT, 1);
+  Session one(settings);
+  Future<Result> a = coll(one).add(doc(1)).executeAsync();
+  Future<Result> b = coll(one).add(doc(2)).executeAsync();
+  EXPECT_EQ(a.wait_for(std::chrono::seconds(0)), future_status::ready); // read to make room
+  EXPECT_EQ(detail::in_flight_of(one), 1u);
+  b.get();
+}
+
+TEST_P(Async, AddTooLargeForOneMessageRunsNow) {
+  // max-message-size 4096: an add of 20 documents of 1 KB is split into
+  // several Inserts in a transaction, so it runs now and its future is ready.
+  Session small(devapi_it::uri_of(GetParam()) +
+                (std::string(GetParam().query).empty() ? "?" : "&") + "max-message-size=4096");
+  Collection c = coll(small);
+  Future<Result> before = c.add(doc(-1)).executeAsync();
+  std::vector<std::string> docs;
+  docs.reserve(20);
+  for (int i = 0; i < 20; ++i)
+    docs.push_back("{\"n\":" + std::to_string(i) + ",\"pad\":\"" + std::string(1000, 'x') + "\"}");
+  Future<Result> big = c.add(docs).executeAsync();
+  EXPECT_EQ(big.wait_for(std::chrono::seconds(0)), future_status::ready);
+  EXPECT_EQ(before.wait_for(std::chrono::seconds(0)), future_status::ready); // completed first
+  EXPECT_EQ(big.get().getGeneratedIds().size(), 20u);
+  EXPECT_EQ(before.get().getGeneratedIds().size(), 1u);
+  EXPECT_EQ(c.count(), 21u);
+}
+
+TEST_P(Async, PreparedStatementsRunInFlight) {
+  for (int i = 0; i < 5; ++i) m_coll->add(doc(i)).execute();
+  CollectionFind find = m_coll->find("n = :n");
+  EXPECT_EQ(find.bind("n", 0).execute().count(), 1u); // plain
+  EXPECT_EQ(find.bind("n", 1).execute().count(), 1u); // prepared
+  const auto before = detail::prepared_stats_of(*m_sess);
+  std::vector<Future<DocResult>> fs;
+  fs.reserve(5);
+  for (int i = 0; i < 5; ++i) fs.push_back(find.bind("n", i).executeAsync());
+  for (int i = 0; i < 5; ++i) {
+    DbDoc d = fs[static_cast<std::size_t>(i)].get().fetchOne();
+    ASSERT_FALSE(d.isNull());
+    EXPECT_EQ(d["n"].get<int>(), i);
+  }
+  const auto after = detail::prepared_stats_of(*m_sess);
+  if (before.supported) {
+    EXPECT_EQ(after.executed - before.executed, 5u);
+  }
+}
+
+// Many threads wait on futures of one session at once: each gets its own
+// result (TSan runs this test too: "Async" is in the TSan selection).
+TEST_P(Async, ManyThreadsWaitOnOneSession) {
+  for (int i = 0; i < 40; ++i) m_coll->add(doc(i)).execute();
+  std::vector<Future<DocResult>> fs;
+  fs.reserve(40);
+  for (int i = 0; i < 40; ++i) fs.push_back(m_coll->find("n = :n").bind("n", i).executeAsync());
+  std::vector<int> got(fs.size(), -1);
+  std::vector<std::thread> threads;
+  threads.reserve(8);
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t i = static_cast<std::size_t>(t); i < fs.size(); i += 8) {
+        DbDoc d = fs[i].get().fetchOne();
+        got[i] = d.isNull() ? -2 : d["n"].get<int>();
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], static_cast<int>(i));
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, Async, ::testing::ValuesIn(devapi_it::configs),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+} // namespace
