@@ -28,6 +28,10 @@ ClientError::ClientError(std::uint32_t code, const std::string& message,
                          const std::string& sql_state, bool fatal)
     : Error(Kind::CLIENT, code, sql_state, message, fatal) {}
 
+std::string Error::sqlState() const {
+  return std::string(m_sql_state);
+}
+
 const std::vector<std::string>& Error::getGeneratedIds() const noexcept {
   static const std::vector<std::string> none;
   return m_ids ? *m_ids : none;
@@ -35,6 +39,10 @@ const std::vector<std::string>& Error::getGeneratedIds() const noexcept {
 
 std::ostream& operator<<(std::ostream& out, const Error& err) {
   return out << err.what();
+}
+
+void throw_error(const char* msg) {
+  throw Error(msg);
 }
 
 MYSQLX_NAMESPACE_END

@@ -338,6 +338,12 @@ row_count_t RowResult::count() {
   auto* s = access::impl(*this).read_current_set();
   return s ? s->rows.size() : 0;
 }
+RowResult::iterator RowResult::begin() {
+  return iterator(*this);
+}
+RowResult::iterator RowResult::end() const noexcept {
+  return iterator();
+}
 
 SqlResult::SqlResult() noexcept = default;
 SqlResult::SqlResult(SqlResult&&) noexcept = default;
@@ -403,6 +409,12 @@ DocList DocResult::fetchAll() {
 row_count_t DocResult::count() {
   auto* s = access::impl(*this).read_current_set();
   return s ? s->rows.size() : 0;
+}
+DocResult::iterator DocResult::begin() {
+  return iterator(*this);
+}
+DocResult::iterator DocResult::end() const noexcept {
+  return iterator();
 }
 
 MYSQLX_NAMESPACE_END

@@ -30,7 +30,7 @@ std::ostream& operator<<(std::ostream& out, Type t) {
 Column::Column(std::unique_ptr<detail::column_data> data) noexcept : m_data(std::move(data)) {}
 namespace {
 // A moved-from Column reads as an empty one instead of dereferencing null.
-const detail::column_data& data_of(const std::unique_ptr<detail::column_data>& d) {
+const detail::column_data& data_of(const detail::impl_ptr<detail::column_data>& d) {
   static const detail::column_data empty;
   return d ? *d : empty;
 }

@@ -154,6 +154,18 @@ const option_list& SessionSettings::options() const noexcept {
 const option_list& ClientSettings::options() const noexcept {
   return m_impl ? m_impl->options : no_options;
 }
+SessionSettings::iterator SessionSettings::begin() const noexcept {
+  return iterator(&options(), 0);
+}
+SessionSettings::iterator SessionSettings::end() const noexcept {
+  return iterator(&options(), options().size());
+}
+ClientSettings::iterator ClientSettings::begin() const noexcept {
+  return iterator(&options(), 0);
+}
+ClientSettings::iterator ClientSettings::end() const noexcept {
+  return iterator(&options(), options().size());
+}
 
 ClientSettings::ClientSettings(const SessionSettings& session)
     : m_impl(std::make_unique<settings_impl>(detail::access::impl(session))) {}

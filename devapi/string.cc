@@ -106,6 +106,31 @@ string::string(const char32_t* text)
     : std::string(text != nullptr ? from_utf32(text) : std::string()) {}
 string::string(const std::u32string& text) : std::string(from_utf32(text)) {}
 
+bool operator==(const string& a, const char16_t* b) {
+  return a == string(b);
+}
+bool operator!=(const string& a, const char16_t* b) {
+  return a != string(b);
+}
+bool operator==(const char16_t* a, const string& b) {
+  return string(a) == b;
+}
+bool operator!=(const char16_t* a, const string& b) {
+  return string(a) != b;
+}
+bool operator==(const string& a, const wchar_t* b) {
+  return a == string(b);
+}
+bool operator!=(const string& a, const wchar_t* b) {
+  return a != string(b);
+}
+bool operator==(const wchar_t* a, const string& b) {
+  return string(a) == b;
+}
+bool operator!=(const wchar_t* a, const string& b) {
+  return string(a) != b;
+}
+
 std::u32string string::to_u32string() const {
   return to_utf32(*this);
 }

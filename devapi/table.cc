@@ -79,6 +79,9 @@ TableInsert& TableInsert::add_row(std::vector<Value>&& values) {
   m_impl->rows.push_back(std::move(row));
   return *this;
 }
+TableInsert& TableInsert::values(const Row& row) {
+  return add_rows(std::vector<Row>{row});
+}
 TableInsert& TableInsert::add_rows(std::vector<Row>&& rows) {
   auto& r = m_impl->rows;
   r.insert(r.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));

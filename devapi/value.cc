@@ -157,6 +157,15 @@ Value::Value(const DbDoc& doc) noexcept
     : m_type(doc.isNull() ? VNULL : DOCUMENT), m_doc(doc.m_impl) {}
 Value::Value(std::vector<Value>&& items, array_tag)
     : m_type(ARRAY), m_arr(std::make_shared<const std::vector<Value>>(std::move(items))) {}
+Value::Value(std::initializer_list<Value> items) : Value(std::vector<Value>(items), array_tag{}) {}
+
+bytes::bytes() noexcept : pair(nullptr, 0) {}
+bytes::bytes(const byte* data, std::size_t size) noexcept : pair(data, size) {}
+bytes::bytes(const byte* first, const byte* last) noexcept
+    : pair(first, static_cast<std::size_t>(last - first)) {}
+bytes::bytes(const char* text) noexcept
+    : pair(reinterpret_cast<const byte*>(text), text != nullptr ? std::strlen(text) : 0) {}
+bytes::bytes(std::pair<const byte*, std::size_t> buf) noexcept : pair(buf) {}
 
 Value::Value(const Value&) = default;
 // A moved-from Value is null, whatever it held: its document or array

@@ -570,9 +570,10 @@ template <> struct collation_extra<CharacterSet::utf8mb4> {
 // The specializations of Collation<>, one per character set, declared from
 // the lists (Doxygen does not expand these macros, hence @cond).
 #define MYSQLX_COLLATION_MEMBER(CS, ID, COLL, CASE)                                                \
-  static MYSQLX_EXPORT const CollationInfo COLL_CONST_NAME(COLL, CASE);
+  static const CollationInfo COLL_CONST_NAME(COLL, CASE);
 #define MYSQLX_COLLATION_CLASS(CS)                                                                 \
-  template <> struct Collation<CharacterSet::CS> : detail::collation_extra<CharacterSet::CS> {     \
+  template <>                                                                                      \
+  struct MYSQLX_EXPORT Collation<CharacterSet::CS> : detail::collation_extra<CharacterSet::CS> {   \
     COLLATIONS_##CS(MYSQLX_COLLATION_MEMBER)                                                       \
   };
 CDK_CS_LIST(MYSQLX_COLLATION_CLASS)

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <mysqlx/detail/export.h>
+#include <mysqlx/detail/impl_ptr.h>
 #include <mysqlx/value.h>
 #include <string>
 #include <utility>
@@ -31,7 +32,7 @@ public:
   ~collection_options_base();
 
 protected:
-  std::unique_ptr<collection_options_impl> m_impl;
+  impl_ptr<collection_options_impl> m_impl;
 };
 } // namespace detail
 

@@ -47,7 +47,7 @@ public:
   /// client error code (2000-2999 as in libmysqlclient, 4000+ our own).
   std::uint32_t code() const noexcept { return m_code; }
   /// The five-character SQLSTATE ("HY000" when none applies).
-  std::string sqlState() const { return std::string(m_sql_state); }
+  std::string sqlState() const;
   /// Where the error came from.
   Kind kind() const noexcept { return m_kind; }
   /// kind() is Kind::SERVER.
@@ -113,9 +113,7 @@ MYSQLX_EXPORT std::ostream& operator<<(std::ostream& out, const Error& err);
 
 /// Throws `Error(msg)`: a client error with code 0, as Connector/C++ 8's
 /// `mysqlx::throw_error()` does for programs that report their own errors.
-[[noreturn]] inline void throw_error(const char* msg) {
-  throw Error(msg);
-}
+[[noreturn]] MYSQLX_EXPORT void throw_error(const char* msg);
 
 /// What a missing DbDoc field or array element throws, named in `mysqlx` as
 /// Connector/C++ 8 names it (`catch (const mysqlx::out_of_range&)`).

@@ -19,6 +19,7 @@
 #include <memory>
 #include <mysqlx/collations.h>
 #include <mysqlx/detail/export.h>
+#include <mysqlx/detail/impl_ptr.h>
 #include <mysqlx/detail/list.h>
 #include <mysqlx/value.h>
 #include <string>
@@ -145,7 +146,7 @@ public:
 
 private:
   explicit Column(std::unique_ptr<detail::column_data> data) noexcept;
-  std::unique_ptr<detail::column_data> m_data;
+  detail::impl_ptr<detail::column_data> m_data;
   friend struct detail::access;
 };
 
@@ -237,10 +238,10 @@ protected:
   result_base(result_base&&) noexcept;
   result_base& operator=(result_base&&) noexcept;
   ~result_base();
-  // unique_ptr: the result owns its state alone. That state holds a shared
+  // A unique pointer: the result owns its state alone. That state holds a shared
   // reference to the session's connection state, which is what lets a result
   // outlive the Session object it came from.
-  std::unique_ptr<result_impl> m_impl;
+  impl_ptr<result_impl> m_impl;
   friend struct access;
 };
 } // namespace detail
@@ -309,9 +310,9 @@ public:
   /// keeps its rows for fetchOne() and fetchAll(); throws as fetchOne().
   row_count_t count();
   /// Range-for over the rows not fetched yet; fetches the first one now.
-  iterator begin() { return iterator(*this); }
+  iterator begin();
   /// The end of the range; reads nothing.
-  iterator end() const noexcept { return iterator(); }
+  iterator end() const noexcept;
 };
 
 /// The result of an SQL statement: any number of result sets, each with or
@@ -371,9 +372,9 @@ public:
   /// for fetchOne() and fetchAll(); throws as fetchOne().
   row_count_t count();
   /// Range-for over the documents not fetched yet; fetches the first one now.
-  iterator begin() { return iterator(*this); }
+  iterator begin();
   /// The end of the range; reads nothing.
-  iterator end() const noexcept { return iterator(); }
+  iterator end() const noexcept;
 };
 
 /// Prints `w` with Warning::print().

@@ -29,6 +29,7 @@
 #include <iterator>
 #include <memory>
 #include <mysqlx/detail/export.h>
+#include <mysqlx/detail/impl_ptr.h>
 #include <mysqlx/value.h>
 #include <string>
 #include <type_traits>
@@ -206,9 +207,14 @@ template <typename T> Value option_value(const T& v) {
   }
 }
 
-inline void collect_options(option_list&) {}
-template <typename Opt, typename V, typename... Rest>
-void collect_options(option_list& out, Opt opt, const V& value, const Rest&... rest) {
+// The templates below take the list's type as a parameter (List, always
+// option_list) so that it is a dependent type in their bodies: g++ would
+// otherwise instantiate std::vector<std::pair<int, Value>> where they are
+// defined, in every file that includes this header, rather than in those that
+// set options or iterate over them.
+template <typename List> void collect_options(List&) {}
+template <typename List, typename Opt, typename V, typename... Rest>
+void collect_options(List& out, Opt opt, const V& value, const Rest&... rest) {
   static_assert(std::is_same_v<Opt, SessionOption::Enum> ||
                     std::is_same_v<Opt, ClientOption::Enum> || std::is_same_v<Opt, SessionOption> ||
                     std::is_same_v<Opt, ClientOption>,
@@ -227,7 +233,7 @@ inline constexpr bool is_host_or_port_v = is_text_v<T> ||
 /// Iterates over the options of a SessionSettings (Opt: SessionOption) or a
 /// ClientSettings (Opt: ClientOption) in the order they were set, as
 /// (option, value) pairs. Changing the settings invalidates it.
-template <typename Opt> class settings_iterator {
+template <typename Opt, typename List = option_list> class settings_iterator {
 public:
   using iterator_category = std::forward_iterator_tag; ///< a forward iterator
   using value_type = std::pair<Opt, Value>;            ///< an option and its value
@@ -237,7 +243,7 @@ public:
 
   settings_iterator() = default;
   /// At `pos` of `list`.
-  settings_iterator(const option_list* list, std::size_t pos) noexcept : m_list(list), m_pos(pos) {}
+  settings_iterator(const List* list, std::size_t pos) noexcept : m_list(list), m_pos(pos) {}
   /// The option and its value; valid until the iterator moves.
   reference operator*() const {
     const auto& entry = (*m_list)[m_pos];
@@ -265,14 +271,14 @@ public:
   bool operator!=(const settings_iterator& o) const noexcept { return m_pos != o.m_pos; }
 
 private:
-  const option_list* m_list = nullptr;
+  const List* m_list = nullptr;
   std::size_t m_pos = 0;
   mutable value_type m_current;
 };
 
-template <typename... Args> option_list make_options(const Args&... args) {
+template <typename List = option_list, typename... Args> List make_options(const Args&... args) {
   static_assert(sizeof...(Args) % 2 == 0, "options come in pairs: OPTION, value, ...");
-  option_list out;
+  List out;
   out.reserve(sizeof...(Args) / 2);
   collect_options(out, args...);
   return out;
@@ -363,9 +369,9 @@ public:
   /// (SSL_MODE, AUTH, ...) read as their numbers when set as enums.
   using iterator = detail::settings_iterator<SessionOption>;
   /// The first option.
-  iterator begin() const noexcept { return iterator(&options(), 0); }
+  iterator begin() const noexcept;
   /// One past the last option.
-  iterator end() const noexcept { return iterator(&options(), options().size()); }
+  iterator end() const noexcept;
 
 private:
   explicit SessionSettings(detail::option_list&& options);
@@ -380,7 +386,7 @@ private:
       return static_cast<unsigned>(v);
     }
   }
-  std::unique_ptr<detail::settings_impl> m_impl;
+  detail::impl_ptr<detail::settings_impl> m_impl;
   friend struct detail::access;
 };
 
@@ -452,15 +458,15 @@ public:
   /// in the order set.
   using iterator = detail::settings_iterator<ClientOption>;
   /// The first option.
-  iterator begin() const noexcept { return iterator(&options(), 0); }
+  iterator begin() const noexcept;
   /// One past the last option.
-  iterator end() const noexcept { return iterator(&options(), options().size()); }
+  iterator end() const noexcept;
 
 private:
   explicit ClientSettings(detail::option_list&& options);
   const detail::option_list& options() const noexcept;
   void do_set(detail::option_list&& options);
-  std::unique_ptr<detail::settings_impl> m_impl;
+  detail::impl_ptr<detail::settings_impl> m_impl;
   friend struct detail::access;
 };
 

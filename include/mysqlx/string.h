@@ -98,21 +98,21 @@ public:
   /// Whether the texts differ, with a C string (UTF-8; null as empty).
   friend bool operator!=(const char* a, const string& b) { return !eq(string(a), b); }
   /// Whether the texts are equal, with UTF-16 text (converted to UTF-8).
-  friend bool operator==(const string& a, const char16_t* b) { return eq(a, string(b)); }
+  friend MYSQLX_EXPORT bool operator==(const string& a, const char16_t* b);
   /// Whether the texts differ, with UTF-16 text (converted to UTF-8).
-  friend bool operator!=(const string& a, const char16_t* b) { return !eq(a, string(b)); }
+  friend MYSQLX_EXPORT bool operator!=(const string& a, const char16_t* b);
   /// Whether the texts are equal, with UTF-16 text (converted to UTF-8).
-  friend bool operator==(const char16_t* a, const string& b) { return eq(string(a), b); }
+  friend MYSQLX_EXPORT bool operator==(const char16_t* a, const string& b);
   /// Whether the texts differ, with UTF-16 text (converted to UTF-8).
-  friend bool operator!=(const char16_t* a, const string& b) { return !eq(string(a), b); }
+  friend MYSQLX_EXPORT bool operator!=(const char16_t* a, const string& b);
   /// Whether the texts are equal, with wide text (converted to UTF-8).
-  friend bool operator==(const string& a, const wchar_t* b) { return eq(a, string(b)); }
+  friend MYSQLX_EXPORT bool operator==(const string& a, const wchar_t* b);
   /// Whether the texts differ, with wide text (converted to UTF-8).
-  friend bool operator!=(const string& a, const wchar_t* b) { return !eq(a, string(b)); }
+  friend MYSQLX_EXPORT bool operator!=(const string& a, const wchar_t* b);
   /// Whether the texts are equal, with wide text (converted to UTF-8).
-  friend bool operator==(const wchar_t* a, const string& b) { return eq(string(a), b); }
+  friend MYSQLX_EXPORT bool operator==(const wchar_t* a, const string& b);
   /// Whether the texts differ, with wide text (converted to UTF-8).
-  friend bool operator!=(const wchar_t* a, const string& b) { return !eq(string(a), b); }
+  friend MYSQLX_EXPORT bool operator!=(const wchar_t* a, const string& b);
 
 private:
   static bool eq(const std::string& a, const std::string& b) noexcept {

@@ -35,7 +35,7 @@ public:
     return add_row(detail::collect<Value>(vals...));
   }
   /// One row given as a Row: the same as `rows(row)`.
-  TableInsert& values(const Row& row) { return add_rows(std::vector<Row>{row}); }
+  TableInsert& values(const Row& row);
   /// Rows: Row objects, containers of them, or an iterator range.
   template <typename... R> TableInsert& rows(const R&... items) {
     return add_rows(detail::collect<Row>(items...));

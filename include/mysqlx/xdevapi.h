@@ -28,7 +28,7 @@
 // like: its umbrella header brings these standard headers in, so ours does
 // too (measured with g++ -H against Connector/C++ 8.3). The per-concept
 // headers above stay lean. They cost most of this header's parse time (the
-// standard headers alone: 0.42 s of CPU of 0.53 s here, test/bench/devapi/
+// standard headers alone: 0.43 s of CPU of 0.47 s here, test/bench/devapi/
 // compile_time.cc); a program that includes what it uses may define
 // MYSQLX_LEAN_HEADERS to leave them out.
 #ifndef MYSQLX_LEAN_HEADERS

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <mysqlx/detail/export.h>
+#include <mysqlx/detail/impl_ptr.h>
 #include <mysqlx/string.h>
 #include <string>
 
@@ -41,7 +42,7 @@ protected:
   object_base& operator=(object_base&& other);
   ~object_base();
 
-  std::unique_ptr<object_ref> m_ref;
+  impl_ptr<object_ref> m_ref;
   friend struct access;
 };
 

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <mysqlx/detail/export.h>
+#include <mysqlx/detail/impl_ptr.h>
 #include <utility>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -26,7 +27,7 @@ protected:
   statement_base& operator=(statement_base&& other);
   ~statement_base();
 
-  std::unique_ptr<statement_impl> m_impl;
+  impl_ptr<statement_impl> m_impl;
   friend struct access;
 };
 
