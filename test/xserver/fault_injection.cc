@@ -59,6 +59,8 @@ session::fault_command(const std::string& cmd,
     m_faults.close_before_insert_ok = true;
   } else if (cmd == "close_before_commit_ok") {
     m_faults.close_before_commit_ok = true;
+  } else if (cmd == "error_after_commit") {
+    m_faults.error_after_commit = true;
   } else if (cmd == "delay_reply") {
     auto ms = number("ms");
     if (!ms || *ms > 600000) return make_error(errc::x_cmd_argument_value, "ms: 0..600000");

@@ -7,6 +7,9 @@
 //                                    connection closes before any reply
 //   close_before_commit_ok {}        the next SQL COMMIT is applied, then the
 //                                    connection closes before any reply
+//   error_after_commit {}            the next SQL COMMIT is applied, then
+//                                    answered with error 2013, as xserverd
+//                                    does when its MariaDB dies meanwhile
 //   delay_reply {ms: M}              the next reply leaves M ms late
 //   send_absurd_length {}            the next reply is a frame header that
 //                                    announces 2 GiB, then the connection closes
@@ -32,6 +35,7 @@ struct fault_plan {
   std::optional<std::uint64_t> close_after_messages;
   bool close_before_insert_ok = false;
   bool close_before_commit_ok = false;
+  bool error_after_commit = false;
   std::uint32_t delay_ms = 0;
   bool absurd_length = false;
   bool truncate = false;

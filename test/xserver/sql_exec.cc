@@ -151,6 +151,10 @@ stmt_result session::execute_sql(std::string_view sql, bool rows_affected_notice
     m_io->close();
     return std::nullopt;
   }
+  if (m_faults.error_after_commit && is_commit(sql)) {
+    m_faults.error_after_commit = false;
+    return make_error(2013, "Lost connection to server during query (injected after the COMMIT)");
+  }
   bool pending_done = false;
   std::uint64_t affected = 0, insert_id = 0;
   std::string info;

@@ -146,10 +146,13 @@ void store_range(store_context& ctx, const batch& b, std::size_t lo, std::size_t
     done.without_id += c.without_id;
     done.replaced += replaced;
   } catch (const mysqlx::Error& e) {
-    // Only a COMMIT whose reply was lost leaves the range uncertain; before
-    // it, the server rolls back the transaction of a session that ended.
-    if (!e.isConnectionError()) {
-      done.in_commit.reset();
+    // A failed COMMIT leaves the range uncertain, whatever the error: the
+    // connection may have broken after the server applied it, and a server
+    // error can come after the database made it durable (xserverd answers
+    // 2013 when its MariaDB dies during the COMMIT). The record, read
+    // afterwards, tells. Before the COMMIT nothing of the range is stored:
+    // the server rolls back the transaction of a session that ended.
+    if (!done.in_commit && !e.isConnectionError()) {
       try {
         ctx.session.rollback();
       } catch (const mysqlx::Error&) {
@@ -187,7 +190,8 @@ void store_bisecting(store_context& ctx, const batch& b, std::size_t lo, std::si
     store_range(ctx, b, lo, hi, done, call);
     return;
   } catch (const mysqlx::Error& e) {
-    if (!refuses_an_entry(e)) throw;
+    // A failed COMMIT is never an entry's: its range is looked up instead.
+    if (done.in_commit || !refuses_an_entry(e)) throw;
     if (hi - lo == 1) {
       refuse(ctx, b, lo, call, e, done);
       return;
