@@ -27,25 +27,21 @@
 // name) that picks the documents with their own _id, how many runs are
 // killed and when. MYSQLX_IMPORT_SERVER_KILL_SEEDS=FIRST-LAST adds cases
 // with more seeds when the binary is run by hand. The tool is started with
-// posix_spawn and every child runs under a timeout, as in
-// import_resume_it_test.cc (whose process helpers are repeated here).
-#include "import_test_util.h"
+// posix_spawn and every child runs under a timeout (import_process_util.h,
+// shared with import_resume_it_test.cc).
+#include "import_process_util.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <mysqlx/xdevapi.h>
 #include <optional>
 #include <random>
 #include <regex>
-#include <spawn.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -53,12 +49,9 @@
 #include <unistd.h>
 #include <vector>
 
-extern char** environ;
-
 namespace {
 
-using import_test::read_file;
-using import_test::scratch;
+using namespace import_test;
 using std::chrono::milliseconds;
 using clock_type = std::chrono::steady_clock;
 
@@ -81,133 +74,6 @@ std::string state_dir() {
   return env("MYSQLX_BUILD_DIR") + "/xserver/" + server_name();
 }
 
-std::string join(const std::vector<std::string>& words) {
-  std::string s;
-  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
-  return s;
-}
-
-// How a child ended.
-struct exit_info {
-  bool timed_out = false;
-  bool exited = false; // else killed by `signal`
-  int code = -1;
-  int signal = 0;
-  bool is_exit(int c) const { return !timed_out && exited && code == c; }
-  std::string str() const {
-    if (timed_out) return "timed out (killed)";
-    if (exited) return "exit " + std::to_string(code);
-    return "killed by signal " + std::to_string(signal);
-  }
-};
-
-// mysqlx-import started in the background: standard input /dev/null, its
-// output and errors to files, the URI through MYSQLX_URI, signals at their
-// default action. Killed and reaped if still running when this goes away.
-class tool_process {
-public:
-  tool_process(const std::vector<std::string>& args, std::string out, std::string err)
-      : m_out(std::move(out)), m_err(std::move(err)) {
-    std::vector<std::string> envs;
-    for (char** e = environ; *e; ++e)
-      if (std::strncmp(*e, "MYSQLX_URI=", 11) != 0) envs.emplace_back(*e);
-    envs.push_back("MYSQLX_URI=" + server_uri());
-    std::vector<std::string> words{MYSQLX_IMPORT_BIN};
-    words.insert(words.end(), args.begin(), args.end());
-    std::vector<char*> envp, argv;
-    for (std::string& s : envs) envp.push_back(s.data());
-    envp.push_back(nullptr);
-    for (std::string& s : words) argv.push_back(s.data());
-    argv.push_back(nullptr);
-
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&files, 1, m_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&files, 2, m_err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    sigemptyset(&defaults);
-    for (int sig : {SIGINT, SIGTERM, SIGPIPE}) sigaddset(&defaults, sig);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    const int rc = ::posix_spawn(&m_pid, argv[0], &files, &attr, argv.data(), envp.data());
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&files);
-    if (rc != 0) throw std::runtime_error(std::string("posix_spawn: ") + std::strerror(rc));
-    m_start = clock_type::now();
-  }
-  tool_process(const tool_process&) = delete;
-  tool_process& operator=(const tool_process&) = delete;
-  ~tool_process() {
-    if (m_reaped) return;
-    ::kill(m_pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
-
-  long ms() const {
-    return static_cast<long>(
-        std::chrono::duration_cast<milliseconds>(clock_type::now() - m_start).count());
-  }
-  bool ended() {
-    if (m_reaped) return true;
-    int status = 0;
-    const pid_t r = ::waitpid(m_pid, &status, WNOHANG);
-    if (r == m_pid) reap(status);
-    return m_reaped;
-  }
-  // Waits until it ends, at most `limit` from now; then SIGKILL.
-  exit_info wait(milliseconds limit) {
-    const auto deadline = clock_type::now() + limit;
-    while (!ended()) {
-      if (clock_type::now() >= deadline) {
-        ::kill(m_pid, SIGKILL);
-        int status = 0;
-        while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        reap(status);
-        m_info.timed_out = true;
-        break;
-      }
-      std::this_thread::sleep_for(milliseconds(5));
-    }
-    return m_info;
-  }
-  std::string out() const { return read_file(m_out); }
-  std::string err() const { return read_file(m_err); }
-
-private:
-  void reap(int status) {
-    m_reaped = true;
-    m_info.exited = WIFEXITED(status);
-    m_info.code = m_info.exited ? WEXITSTATUS(status) : -1;
-    m_info.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  }
-
-  std::string m_out, m_err;
-  pid_t m_pid = -1;
-  bool m_reaped = false;
-  exit_info m_info;
-  clock_type::time_point m_start;
-};
-
-// A run of the tool normally takes 0.3-3 s; one that goes on after its
-// server died is stuck.
-const milliseconds child_limit(120000);
-
-// "documents N, ..." on standard output, and its N.
-std::optional<std::uint64_t> summary_documents(const std::string& out) {
-  static const std::regex line("(^|\n)documents ([0-9]+)[ ,]");
-  std::smatch m;
-  if (!std::regex_search(out, m, line)) return std::nullopt;
-  return std::stoull(m[2].str());
-}
-
 // Documents of COMMITs in doubt whose record could not be looked up (the
 // server was down): "... so N documents may or may not be stored".
 std::uint64_t uncertain_documents(const std::string& err) {
@@ -222,40 +88,6 @@ std::optional<std::uint64_t> stored_prefix(const std::string& err) {
   std::smatch m;
   if (!std::regex_search(err, m, line)) return std::nullopt;
   return std::stoull(m[1].str());
-}
-
-// Standard error ends with advice naming --resume.
-bool ends_with_resume_advice(const std::string& err) {
-  std::string e = err;
-  while (!e.empty() && std::isspace(static_cast<unsigned char>(e.back()))) e.pop_back();
-  const std::size_t from = e.size() > 400 ? e.size() - 400 : 0;
-  return e.find("--resume", from) != std::string::npos;
-}
-
-// "3, 7-9, 12" for sorted numbers; the first `max` ranges.
-std::string ranges(const std::vector<int>& v, std::size_t max = 12) {
-  std::string s;
-  std::size_t shown = 0;
-  for (std::size_t i = 0; i < v.size();) {
-    std::size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    if (shown++ == max) return s + ", ...";
-    s += (s.empty() ? "" : ", ") + std::to_string(v[i]);
-    if (j > i) s += "-" + std::to_string(v[j]);
-    i = j + 1;
-  }
-  return s;
-}
-
-// `count` documents {"n": 0..count-1}; those marked have the _id "own-<n>".
-std::string documents(const std::vector<bool>& own_id) {
-  std::string lines;
-  for (std::size_t n = 0; n < own_id.size(); ++n) {
-    const std::string num = std::to_string(n);
-    lines += own_id[n] ? "{\"_id\":\"own-" + num + "\",\"n\":" + num + "}\n"
-                       : "{\"n\":" + num + ",\"s\":\"x\"}\n";
-  }
-  return lines;
 }
 
 // ---- the server ------------------------------------------------------------
@@ -397,93 +229,25 @@ protected:
 
   // Rows of the progress table: ranges (op "<>") or the completion row ("=").
   std::uint64_t count_rows(const char* op) {
-    return with_session([&](mysqlx::Session& s) -> std::uint64_t {
-      try {
-        return s
-            .sql(std::string("SELECT COUNT(*) FROM `") + schema +
-                 "`.mysqlx_import_progress WHERE first_entry " + op + " 18446744073709551615")
-            .execute()
-            .fetchOne()[0]
-            .get<std::uint64_t>();
-      } catch (const mysqlx::Error& e) {
-        if (e.code() == 1146) return 0; // ER_NO_SUCH_TABLE
-        throw;
-      }
-    });
+    return with_session([&](mysqlx::Session& s) { return count_progress_rows(s, schema, op); });
   }
   std::uint64_t progress_rows() { return count_rows("<>"); }
   bool completed() { return count_rows("=") > 0; }
 
-  // How often each n of the input is stored, and the n stored under a wrong
-  // _id (not "own-<n>" for those with their own, "own-..." for the others).
-  struct contents {
-    std::vector<int> times;
-    std::vector<int> wrong_id;
-    std::uint64_t total = 0, foreign = 0;
-  };
-  contents scan(const std::vector<bool>& own_id) {
-    return with_session([&](mysqlx::Session& s) {
-      contents c;
-      c.times.assign(own_id.size(), 0);
-      const int count = static_cast<int>(own_id.size());
+  // What is wrong with the collection (problems(): `complete`, `prefix`);
+  // a collection not made yet holds nothing.
+  std::string problems(const std::vector<bool>& own_id, bool complete, std::uint64_t prefix = 0) {
+    const contents c = with_session([&](mysqlx::Session& s) {
       try {
-        mysqlx::DocResult all =
-            s.getSchema(schema).getCollection(coll_name).find().fields("n", "_id").execute();
-        while (mysqlx::DbDoc d = all.fetchOne()) {
-          ++c.total;
-          const int n = d["n"].get<int>();
-          if (n < 0 || n >= count) {
-            ++c.foreign;
-            continue;
-          }
-          ++c.times[n];
-          const std::string id = d["_id"].get<std::string>();
-          if (own_id[n] ? id != "own-" + std::to_string(n) : id.rfind("own-", 0) == 0)
-            c.wrong_id.push_back(n);
-        }
+        return scan(s.getSchema(schema).getCollection(coll_name), own_id);
       } catch (const mysqlx::Error& e) {
         if (e.code() != 1146) throw;
+        contents none;
+        none.times.assign(own_id.size(), 0);
+        return none;
       }
-      return c;
     });
-  }
-
-  // What is wrong with the collection: an n stored twice or under a wrong
-  // _id, a foreign document, and (`complete`) an n missing, or one below
-  // `prefix` (a stopped run said the first `prefix` entries are stored).
-  std::string problems(const std::vector<bool>& own_id, bool complete, std::uint64_t prefix = 0) {
-    const contents c = scan(own_id);
-    std::vector<int> missing, twice;
-    std::uint64_t extra = 0;
-    for (int n = 0; n < static_cast<int>(c.times.size()); ++n) {
-      if (c.times[n] == 0 && (complete || static_cast<std::uint64_t>(n) < prefix))
-        missing.push_back(n);
-      if (c.times[n] > 1) {
-        twice.push_back(n);
-        extra += c.times[n] - 1;
-      }
-    }
-    std::ostringstream s;
-    if (!missing.empty())
-      s << missing.size() << " documents missing" << (complete ? "" : " below the stored prefix")
-        << " (n " << ranges(missing) << ")\n";
-    if (!twice.empty())
-      s << twice.size() << " documents stored more than once, " << extra << " copies too many (n "
-        << ranges(twice) << ")\n";
-    if (!c.wrong_id.empty())
-      s << c.wrong_id.size() << " documents not under their own _id / under a foreign one (n "
-        << ranges(c.wrong_id) << ")\n";
-    if (c.foreign) s << c.foreign << " documents whose n is not in the input\n";
-    if (!s.str().empty()) s << "(the collection holds " << c.total << " documents)\n";
-    return s.str();
-  }
-
-  std::vector<std::string> command(const std::vector<std::string>& options,
-                                   const std::string& input) const {
-    std::vector<std::string> c{"-s", schema, "-c", coll_name, "--progress", "none"};
-    c.insert(c.end(), options.begin(), options.end());
-    c.push_back(input);
-    return c;
+    return import_test::problems(c, complete, prefix);
   }
 
   std::string coll_name, ctl_log;
@@ -495,25 +259,18 @@ TEST_P(ImportServerKill, EveryEntryStoredExactlyOnce) {
   const kill_case c = GetParam();
   const int count = 20000;
   const int max_rounds = 8;
-  std::mt19937 rng(c.seed);
 
-  std::vector<bool> own_id(count, false);
-  std::fill(own_id.begin(), own_id.begin() + count / 2, true);
-  std::shuffle(own_id.begin(), own_id.end(), rng);
-  const std::string input = tmp.file("docs.jsonl", documents(own_id));
-  const std::vector<std::string> first =
-      command({"-b", "100", "-j", std::to_string(c.parallel), "--docid-mode", c.docid_mode}, input);
-  std::vector<std::string> resume = first;
-  resume.insert(resume.end() - 1, "--resume");
+  // Half the documents (chosen by the seed) have their own _id.
+  kill_job job(tmp, schema, coll_name, count, c.parallel, c.docid_mode, c.seed);
 
-  const unsigned kills = 2 + rng() % 2; // rounds whose server is killed; then one to complete
+  const unsigned kills = 2 + job.rng() % 2; // rounds whose server is killed; then one to complete
   std::ostringstream log;
-  log << "seed " << c.seed << ", mysqlx-import " << join(first) << "\n";
+  log << "seed " << c.seed << ", mysqlx-import " << join(job.first) << "\n";
   bool complete = false;
   for (int round = 0; round < max_rounds && !complete; ++round) {
     const bool killing = static_cast<unsigned>(round) < kills;
     const victim v =
-        c.kills != victim::either ? c.kills : (rng() % 2 ? victim::xserverd : victim::mariadbd);
+        c.kills != victim::either ? c.kills : (job.rng() % 2 ? victim::xserverd : victim::mariadbd);
     // When: once a random share (0-89 %) of what is left is stored, or, one
     // round in four, 20-300 ms from the start (connecting, the progress
     // table and its records, the input checked against them, the first
@@ -522,25 +279,21 @@ TEST_P(ImportServerKill, EveryEntryStoredExactlyOnce) {
     // server killed between them leaves a table without triggers, which
     // refuses every document without an _id (error 1364) from then on. So
     // the early kill only in rounds that find the collection made.
-    const bool by_time = rng() % 4 == 0 && collection_exists();
-    const long delay = 20 + static_cast<long>(rng() % 281);
+    const bool by_time = job.rng() % 4 == 0 && collection_exists();
+    const long delay = 20 + static_cast<long>(job.rng() % 281);
     const std::uint64_t before = stored();
     const std::uint64_t left = before < count ? count - before : 0;
-    const std::uint64_t threshold = before + 1 + left * (rng() % 90) / 100;
+    const std::uint64_t threshold = before + 1 + left * (job.rng() % 90) / 100;
     const std::string tag = std::to_string(round + 1);
     const auto x_pid = live_pid("xserverd.pid"), m_pid = live_pid("mariadb.pid");
     ASSERT_TRUE(x_pid && m_pid) << log.str() << "the server is not up";
-    tool_process tool(round == 0 ? first : resume, tmp.path("out" + tag), tmp.path("err" + tag));
+    tool_process tool(server_uri(), round == 0 ? job.first : job.resume, tmp.path("out" + tag),
+                      tmp.path("err" + tag));
     log << "round " << tag << (round ? " (--resume)" : "") << ": ";
     bool killed = false;
     if (killing) {
-      std::uint64_t seen = before;
-      if (by_time) {
-        while (tool.ms() < delay && !tool.ended()) std::this_thread::sleep_for(milliseconds(2));
-      } else {
-        while (!tool.ended() && (seen = stored()) < threshold && tool.ms() < 60000)
-          std::this_thread::sleep_for(milliseconds(2));
-      }
+      std::uint64_t seen =
+          wait_for_moment(tool, by_time, delay, threshold, before, [&] { return stored(); });
       if (tool.ended()) {
         log << "it ended before the kill, ";
       } else {
@@ -557,7 +310,7 @@ TEST_P(ImportServerKill, EveryEntryStoredExactlyOnce) {
     }
     const exit_info how = tool.wait(child_limit);
     const std::string out = tool.out(), err = tool.err();
-    const std::string outputs = "stdout:\n" + out + "stderr:\n" + err;
+    const std::string outputs = "stdout:\n" + out + ("stderr:\n" + err);
     log << how.str() << " at " << tool.ms() << " ms";
     if (killed) {
       // The killed xserverd's connections: MariaDB finishes a COMMIT that
@@ -605,7 +358,7 @@ TEST_P(ImportServerKill, EveryEntryStoredExactlyOnce) {
       }
       log << "  it had stored everything when killed\n";
       EXPECT_EQ(after, static_cast<std::uint64_t>(count)) << log.str() << outputs;
-      EXPECT_EQ(problems(own_id, false), "") << log.str();
+      EXPECT_EQ(problems(job.own_id, false), "") << log.str();
       continue;
     }
     if (!killed) {
@@ -650,14 +403,14 @@ TEST_P(ImportServerKill, EveryEntryStoredExactlyOnce) {
     if (round == 0 && reported) {
       EXPECT_TRUE(prefix.has_value()) << log.str() << "no stored prefix said\n" << outputs;
     }
-    EXPECT_EQ(problems(own_id, false, prefix.value_or(0)), "") << log.str() << outputs;
+    EXPECT_EQ(problems(job.own_id, false, prefix.value_or(0)), "") << log.str() << outputs;
     if (after > 0 && after < static_cast<std::uint64_t>(count)) {
       EXPECT_GT(progress_rows(), 0u) << log.str() << "documents stored, stopped, no records";
     }
     if (::testing::Test::HasFailure()) break;
   }
   EXPECT_TRUE(complete) << log.str() << "not complete after " << max_rounds << " rounds";
-  EXPECT_EQ(problems(own_id, true), "") << log.str();
+  EXPECT_EQ(problems(job.own_id, true), "") << log.str();
   if (complete) {
     EXPECT_TRUE(completed()) << log.str() << "no completion row";
     EXPECT_EQ(progress_rows(), 0u) << log.str() << "range rows left after it completed";
