@@ -118,6 +118,46 @@ bool is_collection(mariadb_conn& db, const std::string& schema, const std::strin
   return rows && !rows->empty() && (*rows)[0][0].value_or("0") == "1";
 }
 
+namespace {
+// The trigger that sets a collection's _id from its document before every
+// `when` ("INSERT" or "UPDATE"): `$xid_I_<sha1 of the name>`, `$xid_U_...`.
+std::string id_trigger_sql(const std::string& schema, const std::string& name, const char* when) {
+  const std::string trigger =
+      quote_identifier(schema) + "." +
+      quote_identifier(std::string("$xid_") + when[0] + "_" + sha1_hex(name));
+  return "CREATE TRIGGER " + trigger + " BEFORE " + when + " ON " + quote_identifier(schema) + "." +
+         quote_identifier(name) +
+         " FOR EACH ROW SET NEW._id = JSON_UNQUOTE(JSON_EXTRACT(NEW.doc,'$._id'))";
+}
+
+// A collection here is three statements (a table, then its two _id
+// triggers); xserverd or MariaDB killed between them leaves a table without
+// one or both triggers, which refuses every document without _id from then
+// on ("Field '_id' doesn't have a default value", 1364). Found again by
+// create_collection (reuse), such a collection gets the triggers it lacks.
+// Any BEFORE trigger of the event whose name starts with $xid_ counts (a
+// renamed collection keeps its old name's). Like creating a collection,
+// making a trigger commits the session's open transaction; a whole
+// collection found again is only read.
+std::optional<x_error> add_missing_id_triggers(mariadb_conn& db, const std::string& schema,
+                                               const std::string& name) {
+  const std::string sql =
+      "SELECT DISTINCT EVENT_MANIPULATION FROM information_schema.TRIGGERS WHERE "
+      "EVENT_OBJECT_SCHEMA = " +
+      db.quote(schema) + " AND EVENT_OBJECT_TABLE = " + db.quote(name) +
+      " AND ACTION_TIMING = 'BEFORE' AND LEFT(TRIGGER_NAME, 5) = '$xid_'";
+  x_error err;
+  auto have = db.select(sql, &err);
+  if (!have) return err;
+  for (const char* when : {"INSERT", "UPDATE"}) {
+    bool found = false;
+    for (const auto& row : *have) found = found || row[0].value_or("") == when;
+    if (!found && !db.exec(id_trigger_sql(schema, name, when), &err)) return err;
+  }
+  return std::nullopt;
+}
+} // namespace
+
 stmt_result session::create_collection(const std::string& schema, const std::string& name,
                                        bool reuse, bool* created) {
   if (schema.empty()) return make_error(errc::x_bad_schema, "Invalid schema");
@@ -128,14 +168,15 @@ stmt_result session::create_collection(const std::string& schema, const std::str
   // (reuse) and added a document failed: "Field '_id' doesn't have a default
   // value" (Oracle's Sess.pool_ttl, 40 threads creating one collection). So
   // the check and the three statements run as one against every other
-  // session of this xserverd.
+  // session of this xserverd. (A server killed in the middle still leaves
+  // a table without triggers: reuse repairs it, add_missing_id_triggers.)
   static std::mutex creating;
   std::lock_guard<std::mutex> one_at_a_time(creating);
   if (reuse) {
     auto exists = m_db->select("SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = " +
                                m_db->quote(schema) + " AND TABLE_NAME = " + m_db->quote(name));
     if (exists && !exists->empty()) {
-      if (is_collection(*m_db, schema, name)) return std::nullopt;
+      if (is_collection(*m_db, schema, name)) return add_missing_id_triggers(*m_db, schema, name);
       return make_error(errc::x_invalid_collection,
                         "Table '" + schema + "." + name + "' exists but is not a collection");
     }
@@ -152,14 +193,8 @@ stmt_result session::create_collection(const std::string& schema, const std::str
                       "DEFAULT CHARSET=utf8mb4",
                   &err))
     return err;
-  const std::string tag = sha1_hex(name);
   for (const char* when : {"INSERT", "UPDATE"}) {
-    const std::string trigger = quote_identifier(schema) + "." +
-                                quote_identifier(std::string("$xid_") + when[0] + "_" + tag);
-    std::string sql = "CREATE TRIGGER " + trigger;
-    sql += std::string(" BEFORE ") + when + " ON " + table;
-    sql += " FOR EACH ROW SET NEW._id = JSON_UNQUOTE(JSON_EXTRACT(NEW.doc,'$._id'))";
-    if (!m_db->exec(sql, &err)) {
+    if (!m_db->exec(id_trigger_sql(schema, name, when), &err)) {
       m_db->exec("DROP TABLE " + table);
       return err;
     }
