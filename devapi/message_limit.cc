@@ -21,6 +21,9 @@ constexpr std::size_t k_length_field = 4; // a frame's little-endian length
 
 std::uint64_t session_impl::message_limit(std::uint64_t size) {
   if (max_message_size_given || size <= cs::always_accepted_message_size) return max_message_size;
+  // Known: no I/O, so requests in flight (executeAsync) stay in flight.
+  if (conn && conn->server_message_limit()) return *conn->server_message_limit();
+  // Asked: its reply must be the next one read, after whatever is in flight.
   auto& c = connection();
   if (!c.server_message_limit()) {
     cs::queue_limit_query(c.pipeline());
@@ -32,7 +35,9 @@ std::uint64_t session_impl::message_limit(std::uint64_t size) {
 }
 
 void session_impl::check_request_size(std::size_t at) {
-  auto& out = connection().pipeline().output();
+  // send() has checked the connection; connection() here would complete
+  // the requests in flight before this one could join them.
+  auto& out = conn->pipeline().output();
   // The server compares each message's length field (its type byte and
   // payload) with the limit (Protocol_decoder::read_and_decode_impl).
   std::uint64_t size = 0;
