@@ -95,8 +95,11 @@ dpkg-deb -x "$tools" "$root"
 # The unpacked programs run on the unpacked library (no RPATH: /usr/lib/<triplet>
 # is on the loader's path once installed).
 readelf -d "$root/usr/bin/mysqlx-import" | grep -q 'RUNPATH\|RPATH' && fail "mysqlx-import has an RPATH"
-LD_LIBRARY_PATH=$(dirname "$(find "$root" -name libmysqlx.so.1)") \
-  "$root/usr/bin/mysqlx-import" --help | grep -q -- '--skip-invalid' || fail "mysqlx-import --help does not run"
+# Captured first: grep -q stops reading at its match, and a help text longer
+# than one stdio buffer then dies of SIGPIPE, which pipefail counts.
+help=$(LD_LIBRARY_PATH=$(dirname "$(find "$root" -name libmysqlx.so.1)") \
+  "$root/usr/bin/mysqlx-import" --help) || fail "mysqlx-import --help does not run"
+grep -q -- '--skip-invalid' <<<"$help" || fail "mysqlx-import --help lacks --skip-invalid"
 "$root/usr/bin/docid-explain" 00006075f6810000000000000006 | grep -Eq 'serial +6' ||
   fail "docid-explain does not run"
 grep -qx 'prefix=/usr' "$root"/usr/lib/*/pkgconfig/mysqlx.pc || fail "mysqlx.pc in the .deb is not for /usr"

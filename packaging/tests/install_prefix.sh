@@ -54,7 +54,10 @@ for t in mysqlx-import docid-explain; do
 done
 readelf -d "$prefix/bin/mysqlx-import" | grep -q 'NEEDED.*\[libmysqlx\.so\.1\]' ||
   fail "mysqlx-import does not link libmysqlx.so.1"
-LD_LIBRARY_PATH=$libdir "$prefix/bin/mysqlx-import" --help | grep -q -- '--parallel' ||
+# Captured first: grep -q stops reading at its match, and a help text longer
+# than one stdio buffer then dies of SIGPIPE, which pipefail counts.
+help=$(LD_LIBRARY_PATH=$libdir "$prefix/bin/mysqlx-import" --help) ||
   fail "the installed mysqlx-import does not run"
+grep -q -- '--parallel' <<<"$help" || fail "the installed mysqlx-import --help lacks --parallel"
 echo "tools: mysqlx-import, docid-explain"
 echo "install into $prefix: ok"

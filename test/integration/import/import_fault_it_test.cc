@@ -5,8 +5,10 @@
 #include "devapi/test_hooks.h"
 #include "importer.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <mysqlx/xdevapi.h>
 #include <sstream>
@@ -15,7 +17,13 @@
 
 namespace {
 
-const char* const schema = "import_fault_it";
+// A schema per test: ctest runs the cases in parallel, and each drops its
+// schema's progress table when it starts.
+std::string own_schema(const std::string& test_name) {
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08zx", std::hash<std::string>{}(test_name)&0xffffffffu);
+  return std::string("import_fault_") + hex;
+}
 
 class ImportFault : public ::testing::Test {
 protected:
@@ -24,6 +32,7 @@ protected:
     ASSERT_NE(u, nullptr) << "MYSQLX_TEST_URI_80 is not set";
     uri = u;
     name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    schema = own_schema(name);
     session.emplace(uri);
     session->createSchema(schema, true).dropCollection(name);
     // Records of an earlier run of this test (the same job) are not wanted.
@@ -80,7 +89,7 @@ protected:
 
   static constexpr int documents = 1000;
   static constexpr std::size_t batch = 100;
-  std::string uri, name, file;
+  std::string uri, name, file, schema;
   std::optional<mysqlx::Session> session;
 };
 

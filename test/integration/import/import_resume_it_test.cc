@@ -19,6 +19,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <mysqlx/xdevapi.h>
@@ -34,10 +35,16 @@ namespace {
 using namespace import_test;
 using std::chrono::milliseconds;
 
-// A schema of these tests' own: when a test starts no other job has records
-// in it, so all rows of its progress table are that test's job's (the name
-// of the table's job column is the tool's business).
-const char* const schema = "import_resume_it";
+// Each test has a schema of its own, so all rows of its progress table are
+// its job's (the name of the table's job column is the tool's business).
+// ctest runs the cases as processes of their own, in parallel: a schema
+// shared by all of them let one case's set-up delete another's records while
+// it ran, and its --resume then stored everything again.
+std::string own_schema(const std::string& test_name) {
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08zx", std::hash<std::string>{}(test_name)&0xffffffffu);
+  return std::string("import_resume_") + hex;
+}
 
 // Runs the tool to its end (at most child_limit).
 struct finished_run {
@@ -61,9 +68,10 @@ protected:
     coll_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     for (char& ch : coll_name)
       if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_'; // "Case/param"
+    schema = own_schema(coll_name);
     session.emplace(uri());
     session->createSchema(schema, true).dropCollection(coll_name);
-    // Records an earlier (failed) test left: not this test's job's.
+    // Records an earlier (failed) run of this test left.
     try {
       session->sql(std::string("DELETE FROM `") + schema + "`.mysqlx_import_progress").execute();
     } catch (const mysqlx::Error&) { // no such table yet
@@ -101,7 +109,7 @@ protected:
     return import_command(schema, coll_name, options, input);
   }
 
-  std::string coll_name;
+  std::string coll_name, schema;
   std::optional<mysqlx::Session> session;
   scratch tmp;
 };
