@@ -192,7 +192,7 @@ Result CollectionAdd::execute() {
 Future<Result> CollectionAdd::executeAsync() {
   auto& st = *m_impl;
   auto& sess = *st.sess;
-  const std::lock_guard<std::recursive_timed_mutex> lock(sess.wire);
+  const std::lock_guard<std::recursive_mutex> lock(sess.wire);
   planned_add p = plan(st);
   if (p.plan.docs.empty())
     return access::make_future<Result>(detail::async_ready(empty_result(st)));

@@ -138,7 +138,7 @@ pr::reply send_insert(session_impl& sess, const pr::doc_insert& ins, bool& uncom
 } // namespace
 
 pr::reply run_insert(session_impl& sess, const pr::doc_insert& ins) {
-  const std::lock_guard<std::recursive_timed_mutex> lock(sess.wire);
+  const std::lock_guard<std::recursive_mutex> lock(sess.wire);
   bool uncommitted = false;
   try {
     return send_insert(sess, ins, uncommitted);

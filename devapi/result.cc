@@ -106,8 +106,8 @@ void result_impl::apply(const pr::reply& part) {
 
 bool result_impl::read_part() {
   if (complete) return false;
-  std::unique_lock<std::recursive_timed_mutex> lock;
-  if (sess) lock = std::unique_lock<std::recursive_timed_mutex>(sess->wire);
+  std::unique_lock<std::recursive_mutex> lock;
+  if (sess) lock = std::unique_lock<std::recursive_mutex>(sess->wire);
   auto r = sess->conn ? sess->conn->read_part()
                       : cdk::result<pr::reply>(
                             cdk::error::client(cdk::client_errc::usage, "the session is closed"));
@@ -174,7 +174,7 @@ std::unique_ptr<result_impl> make_result(std::shared_ptr<session_impl> sess, con
 
 std::unique_ptr<result_impl> stream_result(const std::shared_ptr<session_impl>& sess,
                                            const encoder& encode) {
-  const std::lock_guard<std::recursive_timed_mutex> lock(sess->wire);
+  const std::lock_guard<std::recursive_mutex> lock(sess->wire);
   sess->send(encode, pr::replies::statement);
   auto out = std::make_unique<result_impl>();
   out->sess = sess;

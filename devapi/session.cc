@@ -84,7 +84,7 @@ void session_impl::send(const encoder& encode, pr::reply_end end, bool pipelinin
 
 pr::reply session_impl::run(const encoder& encode, std::vector<std::uint32_t> tolerate,
                             pr::reply_end end) {
-  const std::lock_guard<std::recursive_timed_mutex> lock(wire);
+  const std::lock_guard<std::recursive_mutex> lock(wire);
   send(encode, end);
   pr::reply r = value_or_throw(conn->read_reply());
   if (r.error && std::find(tolerate.begin(), tolerate.end(), r.error->code) == tolerate.end())
@@ -299,7 +299,7 @@ bool Session::serverGeneratesIds() const {
 
 void Session::close() noexcept {
   if (!m_impl || !m_impl->conn) return;
-  const std::lock_guard<std::recursive_timed_mutex> lock(m_impl->wire);
+  const std::lock_guard<std::recursive_mutex> lock(m_impl->wire);
   // Futures still pending get their replies (or the connection's error)
   // now: nothing is left for the next user of a pooled connection.
   m_impl->drain();

@@ -93,7 +93,7 @@ struct session_impl {
   // bytes in flight stay within max_in_flight_bytes, so the server's
   // socket buffer takes them all even while it blocks writing replies
   // nobody reads yet: a client and a server can never wait on each other.
-  std::recursive_timed_mutex wire;
+  std::recursive_mutex wire;
   std::deque<std::shared_ptr<async_op>> in_flight;
   std::size_t in_flight_bytes = 0;
   std::size_t max_in_flight = 100;
