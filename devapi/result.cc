@@ -49,8 +49,13 @@ Warning::Level warning_level(pr::warning::level_t level) noexcept {
 
 result_impl::~result_impl() {
   // A destructor does no I/O: the session skips the rest of the reply
-  // before its next request.
-  if (sess && sess->streaming == this) {
+  // before its next request. A complete result is never the one streaming,
+  // and reads nothing of the session: another thread may be reading
+  // replies into futures (TSan: ~result_impl read `streaming` while a
+  // future's get() wrote it).
+  if (!sess || complete) return;
+  const std::lock_guard<std::recursive_mutex> lock(sess->wire);
+  if (sess->streaming == this) {
     sess->streaming = nullptr;
     sess->orphan_reply = true;
   }
