@@ -198,6 +198,7 @@ Future<Result> CollectionAdd::executeAsync() {
     return access::make_future<Result>(detail::async_ready(empty_result(st)));
   sess.connection(true); // throws if closed, before any work
   p.ins.docs = std::move(p.plan.docs);
+  // What the server compares with its limit: the frame less its length field.
   const std::size_t size = pr::doc_insert_size(p.ins, 0, p.ins.docs.size()) - 4;
   if (size > sess.message_limit(size)) {
     // Split into several Inserts in a transaction of its own: run now, as
@@ -205,16 +206,10 @@ Future<Result> CollectionAdd::executeAsync() {
     // made again, none having been sent).
     return access::make_future<Result>(detail::async_ready(access::take_impl(execute())));
   }
-  std::string request;
-  detail::check(pr::encode_doc_insert(request, p.ins));
   const bool client_ids = p.client_ids;
   auto ids = std::make_shared<std::vector<std::string>>(std::move(p.plan.ids));
   auto op = detail::async_send(
-      st.sess,
-      [&](std::string& out) {
-        out += request;
-        return cdk::ok();
-      },
+      st.sess, [&](std::string& out) { return pr::encode_doc_insert(out, p.ins); },
       pr::replies::statement,
       [client_ids, ids](const std::shared_ptr<detail::session_impl>& s) {
         try {
@@ -226,6 +221,8 @@ Future<Result> CollectionAdd::executeAsync() {
           throw;
         }
       });
+  // Encoded and sent: the views' capacity goes back to the session, as execute() does.
+  if (p.ins.docs.capacity() <= 1024) sess.doc_views = std::move(p.ins.docs);
   return access::make_future<Result>(std::move(op));
 }
 
