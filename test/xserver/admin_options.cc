@@ -66,6 +66,27 @@ validation_options stored_validation(mariadb_conn& db, const std::string& schema
   return opts;
 }
 
+void session::drop_stale_cache() {
+  const std::uint64_t now = m_state.sql_generation();
+  if (m_cache_valid && now == m_cache_generation) return;
+  m_validation_cache.clear();
+  m_auto_increment.reset();
+  m_cache_generation = now; // read before the SELECTs that fill the caches
+  m_cache_valid = true;
+}
+
+const validation_options& session::cached_validation(const std::string& schema,
+                                                     const std::string& name) {
+  drop_stale_cache();
+  std::string key = schema;
+  key += '\0';
+  key += name;
+  auto it = m_validation_cache.find(key);
+  if (it == m_validation_cache.end())
+    it = m_validation_cache.emplace(std::move(key), stored_validation(*m_db, schema, name)).first;
+  return it->second;
+}
+
 std::optional<x_error> apply_validation_argument(const Any& validation, bool creating,
                                                  validation_options& opts) {
   if (validation.type() != Any::OBJECT)

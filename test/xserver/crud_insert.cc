@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <mysql.h>
+#include <tuple>
 
 namespace xserver {
 
@@ -68,15 +69,10 @@ std::optional<x_error> session::render_document_rows(const Mysqlx::Crud::Insert&
                                                      const sqlgen::arg_list& args,
                                                      document_rows& out) {
   // As the X Plugin: the session's auto_increment pair gives offset and
-  // stride of the serial, read for every insert.
+  // stride of the serial.
   std::uint64_t offset = 1, increment = 1;
-  if (!emulate_57()) {
-    auto vars = m_db->select("SELECT @@auto_increment_offset, @@auto_increment_increment");
-    if (!vars || vars->size() != 1)
-      return make_error(errc::internal_error, "Error executing statement");
-    offset = std::stoull((*vars)[0][0].value_or("1"));
-    increment = std::stoull((*vars)[0][1].value_or("1"));
-  }
+  if (!emulate_57())
+    if (auto e = auto_increment_pair(offset, increment)) return e;
   const std::uint16_t prefix = m_state.unique_prefix();
   std::function<std::string()> make_id = [&] {
     out.ids.push_back(m_state.generator().generate(prefix, offset, increment));
@@ -101,10 +97,33 @@ stmt_result session::finish_document_insert(const std::string& sql, const Mysqlx
   return run_insert(sql, &rows.ids, msg.collection().name());
 }
 
+std::optional<x_error> session::auto_increment_pair(std::uint64_t& offset,
+                                                    std::uint64_t& increment) {
+  // The X Plugin reads them from its THD for every insert; here they cost a
+  // round trip to MariaDB, so they are read again only after SQL of the
+  // client's own may have SET them (server_state::sql_generation()). Except
+  // under Galera: wsrep_auto_increment_control moves them itself when the
+  // cluster's membership changes, so there they are read for every insert.
+  drop_stale_cache();
+  if (m_auto_increment) {
+    std::tie(offset, increment) = *m_auto_increment;
+    return std::nullopt;
+  }
+  auto vars =
+      m_db->select("SELECT @@auto_increment_offset, @@auto_increment_increment, @@wsrep_on");
+  if (!vars || vars->size() != 1)
+    return make_error(errc::internal_error, "Error executing statement");
+  const auto& row = (*vars)[0];
+  offset = std::stoull(row[0].value_or("1"));
+  increment = std::stoull(row[1].value_or("1"));
+  if (row[2].value_or("0") == "0") m_auto_increment.emplace(offset, increment);
+  return std::nullopt;
+}
+
 std::optional<x_error> session::validate_new_documents(const std::string& schema,
                                                        const std::string& collection,
                                                        const std::vector<std::string>& docs) {
-  const validation_options opts = stored_validation(*m_db, schema, collection);
+  const validation_options opts = cached_validation(schema, collection);
   if (!opts.strict) return std::nullopt;
   // The documents as MariaDB evaluates them (they may be SQL expressions).
   std::string sql;

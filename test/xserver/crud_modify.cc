@@ -53,7 +53,7 @@ stmt_result session::run_update(const std::string& sql, const Mysqlx::Crud::Upda
   const bool document = msg.data_model() != Mysqlx::Crud::TABLE;
   if (document && !emulate_57()) {
     const validation_options opts =
-        stored_validation(*m_db, msg.collection().schema(), msg.collection().name());
+        cached_validation(msg.collection().schema(), msg.collection().name());
     if (opts.strict)
       return run_validated_update(sql, msg.collection().schema(), msg.collection().name(),
                                   opts.schema);

@@ -99,6 +99,14 @@ public:
 
   std::uint64_t next_client_id() { return m_next_client_id++; }
 
+  // Bumped after any request that may have run SQL of the client's own
+  // (StmtExecute, Prepare.Execute, Cursor.Open, Session.Reset): what a
+  // session caches of MariaDB's state (a collection's validation options,
+  // its auto_increment pair) is good while this has not moved since it was
+  // read. Read before the cached SELECT, bumped after the SQL ran.
+  std::uint64_t sql_generation() const { return m_sql_generation.load(std::memory_order_acquire); }
+  void sql_ran() { m_sql_generation.fetch_add(1, std::memory_order_acq_rel); }
+
   // A new connection is served only while fewer than mysqlx_max_connections
   // are open (Server::will_accept_client); false: refused and counted.
   bool admit_connection();
@@ -134,6 +142,7 @@ private:
   mutable std::mutex m_xvars_mutex;
   xvar_values m_xvars;
   std::atomic<std::uint64_t> m_next_client_id{1};
+  std::atomic<std::uint64_t> m_sql_generation{0};
   mutable std::mutex m_connections_mutex;
   std::size_t m_open_connections = 0;
   connection_counters m_counters;

@@ -9,6 +9,7 @@
 #include "mysqlx_datatypes.pb.h"
 #include "mysqlx_prepare.pb.h"
 #include "test/xserver/account_stmt.h"
+#include "test/xserver/collection_validation.h"
 #include "test/xserver/compressed_writer.h"
 #include "test/xserver/errors.h"
 #include "test/xserver/expect.h"
@@ -228,6 +229,14 @@ private:
                                                 const std::string& collection,
                                                 const std::vector<std::string>& docs);
 
+  // admin_options.cc: stored_validation() of schema.name, or what this
+  // session read of it while server_state::sql_generation() stayed put
+  // (one SELECT on information_schema less per document insert or update).
+  const validation_options& cached_validation(const std::string& schema, const std::string& name);
+  // crud_insert.cc: the session's @@auto_increment_offset and _increment,
+  // cached the same way.
+  std::optional<x_error> auto_increment_pair(std::uint64_t& offset, std::uint64_t& increment);
+
   server_state& m_state;
   std::unique_ptr<cdk::socket_stream> m_io;
   std::string m_peer_host;              // "localhost" for loopback clients, else the address
@@ -259,7 +268,14 @@ private:
   // (COM_RESET_CONNECTION, close).
   std::map<std::uint32_t, prepared_statement> m_prepared;
   std::map<std::uint32_t, cursor> m_cursors; // cursor_id -> its rows
-  bool m_hold_output = false;                // a cursor takes the reply apart: no flush meanwhile
+  // What cached_validation() and auto_increment_pair() read, and the
+  // sql_generation() they read it at ("schema\0name" -> options).
+  std::uint64_t m_cache_generation = 0;
+  bool m_cache_valid = false;
+  std::map<std::string, validation_options> m_validation_cache;
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> m_auto_increment;
+  void drop_stale_cache();    // empties the caches if sql_generation() moved
+  bool m_hold_output = false; // a cursor takes the reply apart: no flush meanwhile
   // The SESSION values of the variables that have one (xvars.h), copied from
   // the GLOBAL ones at connect and at Session.Reset, as a THD's.
   xvar_values m_vars;

@@ -119,6 +119,18 @@ TEST(Docid, SerialFollowsTheSessionsAutoIncrementOffsetAndIncrement) {
   }
 }
 
+TEST(Docid, SerialFollowsAnAutoIncrementPairSetAfterEarlierInserts) {
+  // xserverd reads the pair once and keeps it until SQL of the client's
+  // own runs: a SET between two inserts must reach the second.
+  doc_session s;
+  ASSERT_EQ(generated_ids(s.c.insert_json(s.schema, s.coll, {"{}"})).size(), 1u);
+  s.c.sql("SET SESSION auto_increment_increment = 7");
+  s.c.sql("SET SESSION auto_increment_offset = 4");
+  auto ids = generated_ids(s.c.insert_json(s.schema, s.coll, {"{}", "{}"}));
+  ASSERT_EQ(ids.size(), 2u);
+  for (const auto& id : ids) EXPECT_EQ(serial_of(id) % 7, 4u) << id;
+}
+
 TEST(Docid, DuplicateIdGives5116AndInsertsNothing) {
   doc_session s;
   ASSERT_TRUE(is(s.c.insert_json(s.schema, s.coll, {R"({"_id":"dup"})"}).back(),

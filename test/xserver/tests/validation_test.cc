@@ -135,6 +135,28 @@ TEST(Validation, ModifyEnforcesOnExistingDocumentsAndOffIsNotEnforced) {
   EXPECT_TRUE(ok(t.add({R"({"_id":"1","i":"x"})"})));
 }
 
+TEST(Validation, ASchemaSetByAnotherSessionIsEnforcedAtOnce) {
+  // What a session read of a collection's options is kept only until any
+  // session runs a statement of its own: here another one makes it STRICT.
+  valid_session t;
+  ASSERT_TRUE(ok(t.create(
+      any_object({{"validation", any_object({{"schema", int_schema()}, {"level", s("off")}})}}))));
+  ASSERT_TRUE(ok(t.add({R"({"_id":"1","i":1})"}))); // reads the options (off)
+  xclient other(env_port("XS_PORT_80"));
+  other.auth("MYSQL41", "xtest", "xtest-pw");
+  Mysqlx::Sql::StmtExecute m;
+  m.set_namespace_("mysqlx");
+  m.set_stmt("modify_collection_options");
+  *m.add_args() =
+      any_object({{"schema", s(t.schema)},
+                  {"name", s("c")},
+                  {"options", any_object({{"validation", any_object({{"level", s("strict")}})}})}});
+  other.send(client_msg::sql_stmt_execute, m);
+  ASSERT_TRUE(ok(other.reply()));
+  EXPECT_EQ(code_of(t.add({R"({"_id":"2","i":"x"})"})), 5180u);
+  EXPECT_EQ(code_of(t.set_i("text")), 5180u);
+}
+
 TEST(Validation, ArgumentErrorsAreMySqls) {
   valid_session t;
   // Schemas the draft-4 meta-schema (strict about unknown keywords) refuses.
