@@ -21,7 +21,7 @@ void write_collection(std::string& out, const Mysqlx::Crud::Collection& c) {
 
 void write_filter(expr_writer& w, const Expr& criteria) {
   w.put(" WHERE ");
-  w.expr(criteria);
+  w.condition(criteria);
 }
 
 void write_order(expr_writer& w, const google::protobuf::RepeatedPtrField<Mysqlx::Crud::Order>& o) {

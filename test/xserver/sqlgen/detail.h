@@ -104,6 +104,13 @@ public:
   expr_writer(const expr_context& ctx, std::string& out) : m_ctx(ctx), m_out(out) {}
 
   void expr(const Expr& e);
+  // e where MySQL 8.0.20+ needs a truth value (WHERE, HAVING, the operands of
+  // AND, OR and NOT): its parser makes a non-boolean `e` into `0 <> e`
+  // (make_condition(), WL#12358), which for a JSON value is a JSON
+  // comparison: TRUE for any value but a number equal to 0 (an object, a
+  // string, JSON false or null too), NULL for SQL NULL. MariaDB would take
+  // the JSON text as a number instead (`{...}`, `"x"` and `false` are 0).
+  void condition(const Expr& e);
   // Doc paths as plain SQL text (JSON_UNQUOTE), used where the X Plugin
   // compares or passes values to non-JSON functions.
   void unquoted(const Expr& e);
@@ -143,8 +150,13 @@ private:
   std::string& m_out;
 };
 
-bool is_doc_path(const Expr& e); // an identifier with a document path
-bool is_id_path(const Expr& e);  // exactly `$._id`
+bool is_doc_path(const Expr& e);         // an identifier with a document path
+bool is_id_path(const Expr& e);          // exactly `$._id`
+bool is_plain_octets(const Expr& e);     // a literal of octets, content type 0
+bool is_cast_to_json(const Operator& o); // cast(x, 'JSON')
+// e renders as a JSON value: a document path, an object or array, a function
+// returning JSON, CAST(.. AS JSON), or a JSON literal (or bound placeholder).
+bool is_json_valued(const expr_writer& w, const Expr& e);
 
 // ---- MariaDB JSON comparison and sorting (json_compare.cc)
 // Sort keys of the JSON value p (SQL): type rank, number, string.

@@ -58,6 +58,44 @@ void expr_writer::expr(const Expr& e) {
   }
 }
 
+bool is_plain_octets(const Expr& e) {
+  return e.type() == Expr::LITERAL && e.literal().type() == Scalar::V_OCTETS &&
+         e.literal().has_v_octets() && e.literal().v_octets().content_type() == 0;
+}
+
+bool is_cast_to_json(const Operator& o) {
+  return upper(o.name()) == "CAST" && o.param_size() > 1 && is_plain_octets(o.param(1)) &&
+         upper(o.param(1).literal().v_octets().value()) == "JSON";
+}
+
+bool is_json_valued(const expr_writer& w, const Expr& e) {
+  switch (e.type()) {
+  case Expr::IDENT:
+    return is_doc_path(e);
+  case Expr::OBJECT:
+  case Expr::ARRAY:
+    return true;
+  case Expr::FUNC_CALL:
+    return is_json_result_function(e.function_call().name().name());
+  case Expr::OPERATOR:
+    return is_cast_to_json(e.operator_());
+  default: {
+    const Scalar* s = w.literal_of(e);
+    return s && s->type() == Scalar::V_OCTETS && s->v_octets().content_type() == 2;
+  }
+  }
+}
+
+void expr_writer::condition(const Expr& e) {
+  if (!is_json_valued(*this, e)) return expr(e);
+  // JSON_EQUALS compares as JSON (0 = 0.0 = -0.0, "0" and false are not
+  // numbers) and is NULL for NULL; e is rendered once, so a prepared
+  // statement's `?` in it is listed once.
+  put("(JSON_EQUALS(");
+  expr(e);
+  put(",'0') = 0)");
+}
+
 // `$._id` reads the `_id` column when there is one: it holds exactly
 // JSON_UNQUOTE(JSON_EXTRACT(doc,'$._id')) and is the primary key.
 void expr_writer::unquoted(const Expr& e) {

@@ -75,7 +75,7 @@ void write_body(expr_writer& w, const Find& msg) {
   }
   if (msg.has_grouping_criteria()) {
     w.put(" HAVING ");
-    w.expr(msg.grouping_criteria());
+    w.condition(msg.grouping_criteria());
   }
   write_order(w, msg.order());
   write_limit(w, msg, false);

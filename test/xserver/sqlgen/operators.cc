@@ -13,9 +13,11 @@ namespace {
 enum class kind {
   unary,
   binary,
-  compare,  // binary, with `$._id` unquoted and JSON comparison rules
-  unquoted, // binary on unquoted operands (regexp)
-  asterisk, // `*` alone or multiplication
+  logical,     // AND, OR: operands are conditions (expr_writer::condition)
+  logical_not, // NOT, !: likewise
+  compare,     // binary, with `$._id` unquoted and JSON comparison rules
+  unquoted,    // binary on unquoted operands (regexp)
+  asterisk,    // `*` alone or multiplication
   nullary,
   between,
   like,
@@ -34,11 +36,11 @@ struct op_def {
 
 // Sorted by name (binary search).
 constexpr std::array<op_def, 43> k_operators{{
-    {"!", kind::unary, "!"},
+    {"!", kind::logical_not, "!"},
     {"!=", kind::compare, " != "},
     {"%", kind::binary, " % "},
     {"&", kind::binary, " & "},
-    {"&&", kind::binary, " AND "},
+    {"&&", kind::logical, " AND "},
     {"*", kind::asterisk, " * "},
     {"+", kind::binary, " + "},
     {"-", kind::binary, " - "},
@@ -62,7 +64,7 @@ constexpr std::array<op_def, 43> k_operators{{
     {"is", kind::binary, " IS "},
     {"is_not", kind::binary, " IS NOT "},
     {"like", kind::like, " LIKE "},
-    {"not", kind::unary, "NOT "},
+    {"not", kind::logical_not, "NOT "},
     {"not_between", kind::between, " NOT BETWEEN "},
     {"not_cont_in", kind::cont_in, "NOT "},
     {"not_in", kind::in, "NOT "},
@@ -75,7 +77,7 @@ constexpr std::array<op_def, 43> k_operators{{
     {"sign_plus", kind::unary, "+"},
     {"xor", kind::binary, " XOR "},
     {"|", kind::binary, " | "},
-    {"||", kind::binary, " OR "},
+    {"||", kind::logical, " OR "},
     {"~", kind::unary, "~"},
 }};
 
@@ -87,11 +89,6 @@ const op_def* find_operator(std::string_view name) {
 
 void need_args(bool ok, const char* message) {
   if (!ok) fail(xerr::expr_bad_num_args, message);
-}
-
-bool is_plain_octets(const Expr& e) {
-  return e.type() == Expr::LITERAL && e.literal().type() == Scalar::V_OCTETS &&
-         e.literal().has_v_octets() && e.literal().v_octets().content_type() == 0;
 }
 
 // The keyword argument of cast / date_add: plain octets from a fixed set.
@@ -113,11 +110,6 @@ bool valid_cast_type(const std::string& type) {
                              "DECIMAL(\\([0-9]+(,[0-9]+)?\\))?|SIGNED( INTEGER)?|"
                              "UNSIGNED( INTEGER)?");
   return std::regex_match(type, re);
-}
-
-bool is_cast_to_json(const Operator& o) {
-  return upper(o.name()) == "CAST" && o.param_size() > 1 && is_plain_octets(o.param(1)) &&
-         upper(o.param(1).literal().v_octets().value()) == "JSON";
 }
 
 void write_in(expr_writer& w, const Operator& o, std::string_view negate) {
@@ -265,6 +257,21 @@ void expr_writer::op(const Operator& o) {
   case kind::binary:
     need_args(n == 2, "Binary operations require exactly two operands in expression.");
     write_binary(*this, o, d->sql, false, false);
+    break;
+  case kind::logical_not:
+    need_args(n == 1, "Unary operations require exactly one operand in expression.");
+    put("(");
+    put(d->sql);
+    condition(o.param(0));
+    put(")");
+    break;
+  case kind::logical:
+    need_args(n == 2, "Binary operations require exactly two operands in expression.");
+    put("(");
+    condition(o.param(0));
+    put(d->sql);
+    condition(o.param(1));
+    put(")");
     break;
   case kind::compare:
     need_args(n == 2, "Binary operations require exactly two operands in expression.");
