@@ -248,22 +248,16 @@ void expr_writer::op(const Operator& o) {
   const int n = o.param_size();
   switch (d->k) {
   case kind::unary:
+  case kind::logical_not:
     need_args(n == 1, "Unary operations require exactly one operand in expression.");
     put("(");
     put(d->sql);
-    expr(o.param(0));
+    d->k == kind::logical_not ? condition(o.param(0)) : expr(o.param(0));
     put(")");
     break;
   case kind::binary:
     need_args(n == 2, "Binary operations require exactly two operands in expression.");
     write_binary(*this, o, d->sql, false, false);
-    break;
-  case kind::logical_not:
-    need_args(n == 1, "Unary operations require exactly one operand in expression.");
-    put("(");
-    put(d->sql);
-    condition(o.param(0));
-    put(")");
     break;
   case kind::logical:
     need_args(n == 2, "Binary operations require exactly two operands in expression.");
