@@ -222,8 +222,28 @@ next_action handshake::after_auth_reply(pr::reply& r) {
   return write_out();
 }
 
+namespace {
+// Errors the server gives after the credentials were accepted, or whatever
+// they are: another mechanism cannot change them, and calling them an
+// authentication failure would send the user after the password (a URI's
+// missing schema is 1049).
+bool beyond_the_credentials(std::uint32_t code) {
+  switch (code) {
+  case 1044: // ER_DBACCESS_DENIED_ERROR: the URI's schema is not the user's
+  case 1049: // ER_BAD_DB_ERROR: the URI's schema does not exist
+  case 1820: // ER_MUST_CHANGE_PASSWORD
+  case 1862: // ER_MUST_CHANGE_PASSWORD_LOGIN: the password expired
+  case 3118: // ER_ACCOUNT_HAS_BEEN_LOCKED
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
 next_action handshake::auth_failed(error e) {
-  const bool can_retry = !e.fatal && e.origin == error_origin::server && m_mechanisms.size() > 1;
+  const bool can_retry = !e.fatal && e.origin == error_origin::server && m_mechanisms.size() > 1 &&
+                         !beyond_the_credentials(e.code);
   if (can_retry) {
     m_first_auth_error = e;
     m_mechanisms.erase(m_mechanisms.begin());

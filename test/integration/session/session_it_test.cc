@@ -233,6 +233,17 @@ TEST_P(session_it, wrong_password_is_1045_with_a_clear_message) {
   }
 }
 
+TEST_P(session_it, a_missing_schema_is_1049_not_an_authentication_failure) {
+  for (ssl_mode tls : {ssl_mode::required, ssl_mode::disabled}) {
+    m_opts.tls.mode = tls;
+    m_opts.schema = "no_such_schema_here";
+    auto c = open();
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.err().code, 1049u);
+    EXPECT_EQ(c.err().message, "Unknown database 'no_such_schema_here'");
+  }
+}
+
 // xserverd offers zstd_stream and deflate_stream in 8.0 mode, as MySQL
 // 8.0.19+ does (less lz4_message), and no compression in 5.7 mode.
 TEST_P(session_it, compression_off_preferred_and_required) {

@@ -112,6 +112,23 @@ TEST(auth, auto_on_a_57_server_reports_mysql41s_access_denied) {
   EXPECT_NE(a.err->message.find("Access denied"), std::string::npos) << a.err->message;
 }
 
+TEST(auth, a_missing_schema_is_reported_as_it_is_not_as_a_password_problem) {
+  // The server checked the credentials, then could not USE the URI's
+  // schema: SHA256_MEMORY would not help, and the message is the server's.
+  handshake hs(tcp_options(auth_method::auto_select), env());
+  recorder r;
+  r.record(hs, hs.start());
+  r.feed(hs, {capabilities_frame(false, {})});
+  r.feed(hs, {challenge_frame(salt20())});
+  const std::string before = r.written;
+  next_action a = r.feed(hs, {error_frame(1049, "Unknown database 'shop'")});
+  ASSERT_EQ(a.what, kind::done);
+  ASSERT_TRUE(a.err);
+  EXPECT_EQ(a.err->code, 1049u);
+  EXPECT_EQ(a.err->message, "Unknown database 'shop'");
+  EXPECT_EQ(r.written, before); // no second AuthenticateStart
+}
+
 TEST(auth, fatal_auth_error_is_not_retried) {
   handshake hs(tcp_options(auth_method::auto_select), env());
   recorder r;
