@@ -303,11 +303,19 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   // Sessions first: a bad URI or password fails before anything is read.
   mysqlx::SessionSettings settings(opts.uri);
   if (opts.docid_mode) settings.set(mysqlx::SessionOption::DOCID_MODE, *opts.docid_mode);
+  // The URI's schema is the default of --schema, and created if missing as
+  // that one is: the sessions connect without it (the server refuses a
+  // connection whose schema does not exist, 1049), and every name the tool
+  // uses is qualified by the schema.
+  std::string schema_name = opts.schema;
+  if (settings.has_option(mysqlx::SessionOption::DB)) {
+    if (schema_name.empty())
+      schema_name = settings.find(mysqlx::SessionOption::DB).get<std::string>();
+    settings.erase(mysqlx::SessionOption::DB);
+  }
   std::vector<mysqlx::Session> sessions;
   sessions.reserve(parallel);
   sessions.emplace_back(settings);
-  std::string schema_name = opts.schema;
-  if (schema_name.empty()) schema_name = sessions[0].getDefaultSchemaName();
   if (schema_name.empty())
     throw mysqlx::ClientError(mysqlx::errc::USAGE, "no schema: give --schema or one in the URI");
   sessions[0].createSchema(schema_name, true).createCollection(opts.collection, true);

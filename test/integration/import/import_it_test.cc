@@ -75,6 +75,24 @@ TEST_F(Import, StopsAtTheFirstInvalidLineAndSaysWhereAndHowToResume) {
   EXPECT_EQ(coll().find("n = 3 or n = 5").execute().count(), 2u);
 }
 
+TEST_F(Import, TheUrisSchemaIsCreatedWhenMissingAsSchemaIs) {
+  // The server refuses a connection to a schema that does not exist (1049);
+  // --help promises the URI's schema is created as --schema's is.
+  const std::string fresh = "import_it_uri_schema";
+  session->dropSchema(fresh);
+  const std::string base = uri();
+  const auto q = base.find('?');
+  const std::string with_schema = q == std::string::npos
+                                      ? base + "/" + fresh
+                                      : base.substr(0, q) + "/" + fresh + base.substr(q);
+  const std::string file = tmp.file("two.jsonl", "{\"n\":1}\n{\"n\":2}\n");
+  const run_result r =
+      run_tool(tmp, "-u '" + with_schema + "' -c " + coll_name + " --progress none " + file);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(session->getSchema(fresh).getCollection(coll_name).count(), 2u);
+  session->dropSchema(fresh);
+}
+
 TEST_F(Import, SkipInvalidImportsEveryValidLine) {
   const std::string file = tmp.file("mixed.jsonl", mixed_lines);
   const run_result r = run_tool(tmp, target() + " --skip-invalid " + file);
