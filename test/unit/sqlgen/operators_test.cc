@@ -73,6 +73,10 @@ TEST(SqlgenOperators, Special) {
        sql("((JSON_EQUALS(JSON_EXTRACT(doc,'$.p'),'0') = 0) AND "
            "(JSON_EQUALS(JSON_OBJECT('k',1),'0') = 0))"),
        env()},
+      {"XOR of JSON values", op("xor", {field("p"), field("q")}),
+       sql("((JSON_EQUALS(JSON_EXTRACT(doc,'$.p'),'0') = 0) XOR "
+           "(JSON_EQUALS(JSON_EXTRACT(doc,'$.q'),'0') = 0))"),
+       env()},
       {"NOT of a JSON value", op("not", {field("p")}),
        sql("(NOT (JSON_EQUALS(JSON_EXTRACT(doc,'$.p'),'0') = 0))"), env()},
       {"other operands stay as they are", op("||", {a, op("!", {b})}), sql("(`a` OR (!`b`))")},

@@ -105,7 +105,7 @@ public:
 
   void expr(const Expr& e);
   // e where MySQL 8.0.20+ needs a truth value (WHERE, HAVING, the operands of
-  // AND, OR and NOT): its parser makes a non-boolean `e` into `0 <> e`
+  // AND, OR, XOR and NOT): its parser makes a non-boolean `e` into `0 <> e`
   // (make_condition(), WL#12358), which for a JSON value is a JSON
   // comparison: TRUE for any value but a number equal to 0 (an object, a
   // string, JSON false or null too), NULL for SQL NULL. MariaDB would take

@@ -13,7 +13,7 @@ namespace {
 enum class kind {
   unary,
   binary,
-  logical,     // AND, OR: operands are conditions (expr_writer::condition)
+  logical,     // AND, OR, XOR: operands are conditions (expr_writer::condition)
   logical_not, // NOT, !: likewise
   compare,     // binary, with `$._id` unquoted and JSON comparison rules
   unquoted,    // binary on unquoted operands (regexp)
@@ -75,7 +75,7 @@ constexpr std::array<op_def, 43> k_operators{{
     {"regexp", kind::unquoted, " REGEXP "},
     {"sign_minus", kind::unary, "-"},
     {"sign_plus", kind::unary, "+"},
-    {"xor", kind::binary, " XOR "},
+    {"xor", kind::logical, " XOR "},
     {"|", kind::binary, " | "},
     {"||", kind::logical, " OR "},
     {"~", kind::unary, "~"},
