@@ -199,6 +199,7 @@ stmt_result session::execute_server_statement(std::uint32_t id, const std::strin
   std::vector<std::string> values;
   for (const auto& a : msg.args()) values.push_back(scalar_to_sql(a.scalar(), *m_db));
   m_compact_metadata = msg.compact_metadata();
+  m_ran_own_sql = true;
   return execute_sql("EXECUTE " + server_name(id) + using_clause(values));
 }
 

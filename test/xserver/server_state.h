@@ -99,8 +99,8 @@ public:
 
   std::uint64_t next_client_id() { return m_next_client_id++; }
 
-  // Bumped after any request that may have run SQL of the client's own
-  // (StmtExecute, Prepare.Execute, Cursor.Open, Session.Reset): what a
+  // Bumped after any request that ran SQL of the client's own (a
+  // StmtExecute, a prepared one's Execute or cursor; Session.Reset): what a
   // session caches of MariaDB's state (a collection's validation options,
   // its auto_increment pair) is good while this has not moved since it was
   // read. Read before the cached SELECT, bumped after the SQL ran.

@@ -121,19 +121,17 @@ void session::dispatch_authenticated(std::uint8_t type, const std::string& paylo
       msg_type == client_msg::prepare_prepare || msg_type == client_msg::prepare_execute ||
       msg_type == client_msg::prepare_deallocate || msg_type == client_msg::cursor_open ||
       msg_type == client_msg::cursor_fetch || msg_type == client_msg::cursor_close;
-  // Requests that may run SQL of the client's own: once done, what any
+  // After SQL of the client's own (a StmtExecute, or the Execute or cursor
+  // of a prepared one: they set m_ran_own_sql) and a session reset, what any
   // session cached of MariaDB's state is to be read again.
-  const bool own_sql = msg_type == client_msg::sql_stmt_execute ||
-                       msg_type == client_msg::prepare_execute ||
-                       msg_type == client_msg::cursor_open || msg_type == client_msg::sess_reset ||
-                       msg_type == client_msg::sess_close;
+  m_ran_own_sql = msg_type == client_msg::sess_reset || msg_type == client_msg::sess_close;
   struct after_own_sql {
     server_state& state;
-    bool on;
+    const bool& ran;
     ~after_own_sql() {
-      if (on) state.sql_ran();
+      if (ran) state.sql_ran();
     }
-  } const bump{m_state, own_sql};
+  } const bump{m_state, m_ran_own_sql};
   stmt_result result;
   switch (emulate_57() && prepare_msg ? client_msg{} : msg_type) {
   case client_msg::con_capabilities_get:

@@ -270,6 +270,7 @@ private:
   std::map<std::uint32_t, cursor> m_cursors; // cursor_id -> its rows
   // What cached_validation() and auto_increment_pair() read, and the
   // sql_generation() they read it at ("schema\0name" -> options).
+  bool m_ran_own_sql = false; // this request ran SQL of the client's own
   std::uint64_t m_cache_generation = 0;
   bool m_cache_valid = false;
   std::map<std::string, validation_options> m_validation_cache;

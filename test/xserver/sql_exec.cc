@@ -36,6 +36,7 @@ stmt_result session::on_stmt_execute(const std::string& payload) {
   Mysqlx::Sql::StmtExecute msg;
   if (!msg.ParseFromString(payload)) return make_error(errc::x_bad_message, "Invalid message");
   m_compact_metadata = msg.compact_metadata();
+  m_ran_own_sql = true;
   const std::string& ns = msg.namespace_();
   if (ns == "sql") {
     std::string sql = msg.stmt();

@@ -2,6 +2,7 @@
 // format and order, the one GENERATED_DOCUMENT_IDS notice and its position,
 // auto_increment offset/increment, duplicates (5116, nothing inserted).
 #include "mysqlx_notice.pb.h"
+#include "test/xserver/tests/crud_test_util.h"
 #include "test/xserver/tests/xclient.h"
 
 #include <gtest/gtest.h>
@@ -129,6 +130,22 @@ TEST(Docid, SerialFollowsAnAutoIncrementPairSetAfterEarlierInserts) {
   auto ids = generated_ids(s.c.insert_json(s.schema, s.coll, {"{}", "{}"}));
   ASSERT_EQ(ids.size(), 2u);
   for (const auto& id : ids) EXPECT_EQ(serial_of(id) % 7, 4u) << id;
+}
+
+TEST(Docid, SerialFollowsAPairSetByAPreparedStatement) {
+  // The Execute of a prepared SQL statement runs SQL of the client's own
+  // too: the pair read by the first insert must be read again.
+  doc_session s;
+  ASSERT_EQ(generated_ids(s.c.insert_json(s.schema, s.coll, {"{}"})).size(), 1u);
+  Prepared set;
+  set.set_type(Prepared::STMT);
+  set.mutable_stmt_execute()->set_stmt("SET SESSION auto_increment_increment = 7");
+  ASSERT_TRUE(is(prepare(s.c, 1, set).back(), server_msg::ok));
+  ASSERT_TRUE(is(execute(s.c, 1, {}).back(), server_msg::sql_stmt_execute_ok));
+  auto ids = generated_ids(s.c.insert_json(s.schema, s.coll, {"{}", "{}"}));
+  ASSERT_EQ(ids.size(), 2u);
+  for (const auto& id : ids)
+    EXPECT_EQ(serial_of(id) % 7, 1u) << id;
 }
 
 TEST(Docid, DuplicateIdGives5116AndInsertsNothing) {
