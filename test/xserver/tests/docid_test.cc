@@ -144,8 +144,7 @@ TEST(Docid, SerialFollowsAPairSetByAPreparedStatement) {
   ASSERT_TRUE(is(execute(s.c, 1, {}).back(), server_msg::sql_stmt_execute_ok));
   auto ids = generated_ids(s.c.insert_json(s.schema, s.coll, {"{}", "{}"}));
   ASSERT_EQ(ids.size(), 2u);
-  for (const auto& id : ids)
-    EXPECT_EQ(serial_of(id) % 7, 1u) << id;
+  for (const auto& id : ids) EXPECT_EQ(serial_of(id) % 7, 1u) << id;
 }
 
 TEST(Docid, DuplicateIdGives5116AndInsertsNothing) {
