@@ -20,7 +20,8 @@ inline std::string test_schema(const std::string& prefix) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   const std::string full = std::string(info->test_suite_name()) + "." + info->name();
   char hex[9];
-  std::snprintf(hex, sizeof hex, "%08zx", std::hash<std::string>{}(full)&0xffffffffu);
+  const std::size_t h = std::hash<std::string>{}(full);
+  std::snprintf(hex, sizeof hex, "%08zx", h & 0xffffffffu);
   return prefix + "_" + hex;
 }
 
