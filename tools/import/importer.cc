@@ -522,7 +522,10 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
               opts.replace ? "--replace needs a string _id" : "--patch needs a string _id";
           if (!opts.skip_invalid) {
             --entries;
-            messages.line(at + ": " + why);
+            std::string line = at;
+            line += ": ";
+            line += why;
+            messages.line(line);
             stop_reason = at;
             break;
           }
