@@ -37,6 +37,7 @@
 // the reps, and async/plain). Progress goes to stderr. A run longer than
 // $MYSQLX_BENCH_HANG_SECONDS (120) is a hang: the program stops its servers
 // and exits with 3. A wrong result exits with 1.
+#include "test/bench/hang_watchdog.h"
 #include "test/bench/xserver/bench_server.h"
 
 #include <algorithm>
@@ -154,47 +155,6 @@ private:
   std::string m_stop;
   std::string m_uri;
 };
-
-// ---- the watchdog: a run that takes too long has hung ----
-
-int g_hang_seconds = 120; // $MYSQLX_BENCH_HANG_SECONDS
-std::mutex g_watch_mutex;
-std::string g_watched;
-clock_type::rep g_deadline = 0; // in clock_type ticks
-
-struct watch {
-  explicit watch(const std::string& what) {
-    const std::lock_guard<std::mutex> lock(g_watch_mutex);
-    g_watched = what;
-    g_deadline =
-        (clock_type::now() + std::chrono::seconds(g_hang_seconds)).time_since_epoch().count();
-  }
-  watch(const watch&) = delete;
-  watch& operator=(const watch&) = delete;
-  ~watch() {
-    const std::lock_guard<std::mutex> lock(g_watch_mutex);
-    g_watched.clear();
-  }
-};
-
-void start_watchdog() {
-  std::thread([] {
-    for (;;) {
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-      std::string what;
-      {
-        const std::lock_guard<std::mutex> lock(g_watch_mutex);
-        if (g_watched.empty() || clock_type::now().time_since_epoch().count() < g_deadline)
-          continue;
-        what = g_watched;
-      }
-      std::fprintf(stderr, "%s: %s hung (over %d s); stopping\n", k_name, what.c_str(),
-                   g_hang_seconds);
-      stop_everything();
-      std::_Exit(3);
-    }
-  }).detach();
-}
 
 // ---- the workloads ----
 
@@ -376,7 +336,7 @@ void measure(const std::string& uri, double rtt_ms, const options& o) {
         std::string what = w;
         what += " " + m;
         what += " at " + number(rtt_ms) + " ms";
-        const watch guard(what);
+        const bench_watchdog::watch guard(what);
         const double secs = run_once(s, o, w, m);
         samples.push_back({w, m, secs});
         std::printf("%s,\"ops\":%d,\"rep\":%d,\"seconds\":%.6f,\"ops_per_s\":%.1f}\n",
@@ -425,7 +385,6 @@ std::vector<std::string> split(const std::string& s) {
 options parse(int argc, char** argv) {
   options o;
   if (const char* port = std::getenv("MYSQLX_BENCH_PORT")) o.port = std::atoi(port);
-  if (const char* secs = std::getenv("MYSQLX_BENCH_HANG_SECONDS")) g_hang_seconds = std::atoi(secs);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     // `./dev bench` passes its arguments to every benchmark: Google
@@ -461,7 +420,7 @@ options parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const options o = parse(argc, argv);
-  start_watchdog();
+  bench_watchdog::start(k_name, 120, stop_everything);
   try {
     if (!o.uri.empty()) {
       measure(o.uri, o.rtt_ms, o);

@@ -42,6 +42,7 @@
 // BM_Pool/threads:<n>: sessions and single adds per second of wall time
 // through one Client (POOL_MAX_SIZE 8) shared by 1, 8 or 64 threads.
 #include "test/bench/devapi_server/counting_proxy.h"
+#include "test/bench/hang_watchdog.h"
 #include "test/bench/xserver/bench_server.h"
 
 #include <algorithm>
@@ -71,45 +72,10 @@ std::string g_uri; // the server's mysqlx:// URI, without options
 int g_port = k_default_port;
 unsigned g_next_doc = 0;
 
-// A benchmark that runs longer than this has hung (the official client spins
-// forever on compressed replies it misreads): the watchdog stops the server
-// and ends the program, so `./dev bench` fails instead of hanging.
-int g_hang_seconds = 300; // $MYSQLX_BENCH_HANG_SECONDS
-std::mutex g_watch_mutex;
-std::string g_watched;
-std::chrono::steady_clock::time_point g_deadline;
-
-struct watch {
-  explicit watch(const std::string& what) {
-    const std::lock_guard<std::mutex> lock(g_watch_mutex);
-    g_watched = what;
-    g_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(g_hang_seconds);
-  }
-  ~watch() {
-    const std::lock_guard<std::mutex> lock(g_watch_mutex);
-    g_watched.clear();
-  }
-};
-
-void start_watchdog() {
-  std::thread([] {
-    for (;;) {
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-      const std::lock_guard<std::mutex> lock(g_watch_mutex);
-      if (g_watched.empty() || std::chrono::steady_clock::now() < g_deadline) continue;
-      std::fprintf(stderr, "%s: %s hung (over %d s); stopping\n", k_name, g_watched.c_str(),
-                   g_hang_seconds);
-      if (!bench_server::stop_command().empty())
-        (void)std::system(bench_server::stop_command().c_str());
-      std::_Exit(3);
-    }
-  }).detach();
-}
-
 // Runs one benchmark body under the watchdog; an exception (a session the
 // server refuses, say) skips this benchmark with its message, not the rest.
 template <class F> void guarded(benchmark::State& state, const std::string& what, F body) {
-  const watch w(what);
+  const bench_watchdog::watch w(what);
   try {
     body();
   } catch (const std::exception& e) {
@@ -418,8 +384,10 @@ BENCHMARK(BM_Pool)->Arg(1)->Arg(8)->Arg(64)->ArgName("threads")->Iterations(3)->
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (const char* port = std::getenv("MYSQLX_BENCH_PORT")) g_port = std::atoi(port);
-  if (const char* secs = std::getenv("MYSQLX_BENCH_HANG_SECONDS")) g_hang_seconds = std::atoi(secs);
-  start_watchdog();
+  bench_watchdog::start(k_name, 300, [] {
+    if (!bench_server::stop_command().empty())
+      (void)std::system(bench_server::stop_command().c_str());
+  });
   try {
     // $MYSQLX_BENCH_URI: a running server (compare.py's), shared by both builds.
     if (const char* uri = std::getenv("MYSQLX_BENCH_URI")) {
