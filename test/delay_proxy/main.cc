@@ -108,7 +108,7 @@ sockaddr_storage resolve(const options& o, socklen_t& len) {
 
 xdelay::unique_fd listen_on(const std::string& port, std::uint16_t& bound) {
   xdelay::unique_fd fd(::socket(AF_INET, SOCK_STREAM, 0));
-  if (!fd) fail(std::string("socket: ") + std::strerror(errno));
+  if (!fd.valid()) fail(std::string("socket: ") + std::strerror(errno));
   const int one = 1;
   ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in addr{};

@@ -173,7 +173,7 @@ void relay::run(const volatile std::sig_atomic_t& stop, const sigset_t& wait_mas
 void relay::accept_all() {
   for (;;) {
     unique_fd client(::accept(m_listener.get(), nullptr, nullptr));
-    if (!client) {
+    if (!client.valid()) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (would_block(errno)) return;
       // Out of descriptors: the listener would stay readable and spin the
@@ -184,7 +184,7 @@ void relay::accept_all() {
     }
     make_relay_socket(client.get());
     unique_fd server(::socket(m_target.ss_family, SOCK_STREAM, 0));
-    if (!server) {
+    if (!server.valid()) {
       warn("socket", errno);
       continue; // the client is closed
     }

@@ -4,7 +4,7 @@
 // byte, not of the queue: back-to-back requests all arrive D later, together.
 #pragma once
 
-#include "unique_fd.h"
+#include "cdk/foundation/fd.h"
 
 #include <chrono>
 #include <csignal>
@@ -17,6 +17,8 @@
 #include <vector>
 
 namespace xdelay {
+
+using cdk::unique_fd; // closed when its owner goes: no path out of the relay leaks a socket
 
 using clock = std::chrono::steady_clock;
 
