@@ -154,6 +154,7 @@ bool is_doc_path(const Expr& e);         // an identifier with a document path
 bool is_id_path(const Expr& e);          // exactly `$._id`
 bool is_plain_octets(const Expr& e);     // a literal of octets, content type 0
 bool is_cast_to_json(const Operator& o); // cast(x, 'JSON')
+bool is_json_octets(const Scalar& s);    // octets of content type JSON
 // e renders as a JSON value: a document path, an object or array, a function
 // returning JSON, CAST(.. AS JSON), or a JSON literal (or bound placeholder).
 bool is_json_valued(const expr_writer& w, const Expr& e);

@@ -63,6 +63,10 @@ bool is_plain_octets(const Expr& e) {
          e.literal().has_v_octets() && e.literal().v_octets().content_type() == 0;
 }
 
+bool is_json_octets(const Scalar& s) {
+  return s.type() == Scalar::V_OCTETS && s.v_octets().content_type() == 2;
+}
+
 bool is_cast_to_json(const Operator& o) {
   return upper(o.name()) == "CAST" && o.param_size() > 1 && is_plain_octets(o.param(1)) &&
          upper(o.param(1).literal().v_octets().value()) == "JSON";
@@ -81,7 +85,7 @@ bool is_json_valued(const expr_writer& w, const Expr& e) {
     return is_cast_to_json(e.operator_());
   default: {
     const Scalar* s = w.literal_of(e);
-    return s && s->type() == Scalar::V_OCTETS && s->v_octets().content_type() == 2;
+    return s && is_json_octets(*s);
   }
   }
 }

@@ -104,10 +104,6 @@ side literal_side(const std::string& text, json_kind k) {
   return {"", text, rank};
 }
 
-bool is_json_octets(const Scalar& s) {
-  return s.type() == Scalar::V_OCTETS && s.v_octets().content_type() == 2;
-}
-
 // One operand of a comparison of a document path with a prepared `?` or a
 // JSON value.
 void write_keyed_operand(expr_writer& w, const Expr& e, bool equality) {
