@@ -40,6 +40,12 @@ struct access {
     return v.m_arr;
   }
   static const std::string& text_of(const Value& v) noexcept { return v.m_str; }
+  /// For release_array() only: an array's items are not const objects
+  /// (value.cc makes the vector non-const), so one being freed may give up
+  /// the arrays nested in it.
+  static std::shared_ptr<const std::vector<Value>>& array_of_mutable(const Value& v) noexcept {
+    return const_cast<Value&>(v).m_arr; // NOLINT(cppcoreguidelines-pro-type-const-cast)
+  }
 
   // DbDoc
   static const std::shared_ptr<const doc_impl>& impl(const DbDoc& d) noexcept { return d.m_impl; }

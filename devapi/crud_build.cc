@@ -5,8 +5,11 @@
 #include "devapi/access.h"
 #include "devapi/doc_impl.h"
 #include "devapi/json_parse.h"
+#include "devapi/json_print.h"
 #include "devapi/throw_error.h"
+#include "devapi/value_tree.h"
 #include "mysqlx_crud.pb.h"
+#include "mysqlx_datatypes.pb.h"
 #include "mysqlx_expr.pb.h"
 
 MYSQLX_NAMESPACE_BEGIN
@@ -18,6 +21,14 @@ namespace {
 
 [[noreturn]] void usage(const std::string& msg) {
   throw_error(cdk::error::client(cdk::client_errc::usage, msg));
+}
+
+// The words add() uses for a document nested too deep (cdk::json::id_scan).
+[[noreturn]] void too_deep(const std::string& what) {
+  throw_error(cdk::error::client(cdk::client_errc::bad_document,
+                                 what + ": the value cannot be stored: JSON nesting deeper than " +
+                                     std::to_string(sent_max_depth) +
+                                     " levels (MySQL's limit); nothing was sent"));
 }
 
 void literal(const Value& v, pb::Expr::Expr& out) {
@@ -49,6 +60,35 @@ void value_expr(const Value& v, cdk::expr_mode m, cdk::placeholder_map& ph, pb::
   default:
     literal(v, out);
   }
+}
+
+// Each level of an OBJECT or ARRAY expression is two or three protobuf
+// messages, and the X Plugin refuses a message nested more than 100 deep
+// (ngs::Message_decoder, k_max_recursion_limit) and closes the connection.
+// Up to this many levels a value goes as an expression (as Connector/C++ 8
+// sends it); a deeper one as its JSON text (octets of content type JSON,
+// which the X Plugin reads as CAST(.. AS JSON)), one message however deep.
+constexpr std::size_t max_expression_levels = 16;
+
+// value_expr(), for a value the user gave to `what`: refused before
+// anything is sent when it nests deeper than MySQL stores, as add() refuses
+// such a document.
+void checked_value_expr(const Value& v, const char* what, cdk::expr_mode m,
+                        cdk::placeholder_map& ph, pb::Expr::Expr& out) {
+  const value_shape shape = shape_of(v, sent_max_depth);
+  if (shape.depth > sent_max_depth) too_deep(what);
+  if (shape.depth <= max_expression_levels) return value_expr(v, m, ph, out);
+  if (shape.has_expression)
+    usage(std::string(what) + ": a document or array holding expr() nests " +
+          std::to_string(shape.depth) + " levels deep; the X Protocol carries at most " +
+          std::to_string(max_expression_levels) + " (without expr() it goes as JSON text)");
+  std::string json;
+  append_json(json, v);
+  out.set_type(pb::Expr::Expr::LITERAL);
+  auto& lit = *out.mutable_literal();
+  lit.set_type(pb::Datatypes::Scalar::V_OCTETS);
+  lit.mutable_v_octets()->set_value(std::move(json));
+  lit.mutable_v_octets()->set_content_type(2); // JSON
 }
 
 // A collection find's HAVING names the projection's aliases: `my_age = 5`
@@ -186,9 +226,27 @@ namespace {
 // A patch is a JSON object, or, as Connector/C++ 8 takes it, a document
 // expression whose values may be expressions: {"birth": {"year": year(CURDATE()) - age}}.
 Value patch_value(const std::string& text) {
+  // JSON too deep to store would otherwise be read as an expression, which
+  // the server refuses for its depth alone ("Invalid message").
+  if (json_text_depth(text, sent_max_depth) > sent_max_depth) too_deep("patch()");
   auto json = parse_json_value(std::make_shared<const std::string>(text));
   if (json && json->getType() == Value::DOCUMENT) return *std::move(json);
   return expr(text);
+}
+
+// What the user called, for errors.
+const char* operation_name(const statement_impl& st, int kind, const std::string& path) {
+  using U = pb::Crud::UpdateOperation;
+  switch (kind) {
+  case U::ARRAY_INSERT:
+    return "arrayInsert()";
+  case U::ARRAY_APPEND:
+    return "arrayAppend()";
+  case U::ITEM_SET:
+    return path == "$" ? "replaceOne()" : "set()";
+  default:
+    return st.table ? "update().set()" : "set()";
+  }
 }
 } // namespace
 
@@ -237,9 +295,11 @@ void build_update(const statement_impl& st, pb::Crud::Update& msg) {
         u->source().document_path_size() > 0)
       u->set_operation(pb::Crud::UpdateOperation::ITEM_SET);
     if (op.kind == pb::Crud::UpdateOperation::MERGE_PATCH) {
-      value_expr(patch_value(op.value.get<std::string>()), mode(st), ph, *u->mutable_value());
+      checked_value_expr(patch_value(op.value.get<std::string>()), "patch()", mode(st), ph,
+                         *u->mutable_value());
     } else if (op.kind != pb::Crud::UpdateOperation::ITEM_REMOVE) {
-      value_expr(op.value, mode(st), ph, *u->mutable_value());
+      checked_value_expr(op.value, operation_name(st, op.kind, op.path), mode(st), ph,
+                         *u->mutable_value());
     }
   }
   set_args(st, ph, msg);
@@ -286,7 +346,7 @@ void build_table_insert(const statement_impl& st, pb::Crud::Insert& msg) {
             std::to_string(st.columns.size()) + " columns");
     auto* r = msg.add_row();
     for (col_count_t i = 0; i < row.colCount(); ++i)
-      value_expr(row[i], cdk::expr_mode::table, ph, *r->add_field());
+      checked_value_expr(row[i], "insert()", cdk::expr_mode::table, ph, *r->add_field());
   }
   if (!ph.empty()) usage("insert(): values cannot contain placeholders");
 }

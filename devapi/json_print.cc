@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <string>
+#include <vector>
 
 MYSQLX_NAMESPACE_BEGIN
 namespace detail {
@@ -41,9 +42,8 @@ void append_hex(std::string& out, const std::string& raw) {
   out += '"';
 }
 
-} // namespace
-
-void append_json(std::string& out, const Value& v) {
+// Everything but an array.
+void append_leaf(std::string& out, const Value& v) {
   switch (v.getType()) {
   case Value::VNULL:
     out += "null";
@@ -80,17 +80,39 @@ void append_json(std::string& out, const Value& v) {
   case Value::DOCUMENT:
     out += access::doc_of(v)->json();
     return;
-  case Value::ARRAY: {
-    out += '[';
-    bool first = true;
-    for (const Value& item : *access::array_of(v)) {
-      if (!first) out += ", ";
-      first = false;
-      append_json(out, item);
-    }
-    out += ']';
-    return;
+  case Value::ARRAY:
+    return; // append_json() opens arrays
   }
+}
+
+} // namespace
+
+// Arrays nest as deep as a program makes them: the open ones are kept in a
+// list, not on the stack (value_tree.h).
+void append_json(std::string& out, const Value& v) {
+  struct open_array {
+    const std::vector<Value>* items;
+    std::size_t next;
+  };
+  std::vector<open_array> open;
+  const Value* item = &v;
+  for (;;) {
+    if (item != nullptr && item->getType() == Value::ARRAY) {
+      out += '[';
+      open.push_back({access::array_of(*item).get(), 0});
+    } else if (item != nullptr) {
+      append_leaf(out, *item);
+    }
+    if (open.empty()) return;
+    open_array& top = open.back();
+    if (top.next == top.items->size()) {
+      out += ']';
+      open.pop_back();
+      item = nullptr;
+      continue;
+    }
+    if (top.next != 0) out += ", ";
+    item = &(*top.items)[top.next++];
   }
 }
 

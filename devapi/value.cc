@@ -17,6 +17,7 @@
 #include "devapi/doc_impl.h"
 #include "devapi/json_print.h"
 #include "devapi/throw_error.h"
+#include "devapi/value_tree.h"
 
 #include <cfloat>
 #include <charconv>
@@ -155,8 +156,10 @@ Value::Value(const bytes& data)
     : m_type(RAW), m_str(reinterpret_cast<const char*>(data.data()), data.size()) {}
 Value::Value(const DbDoc& doc) noexcept
     : m_type(doc.isNull() ? VNULL : DOCUMENT), m_doc(doc.m_impl) {}
+// The vector itself is not const, so that release_array() may take the
+// arrays nested in it when the last Value holding it goes (value_tree.h).
 Value::Value(std::vector<Value>&& items, array_tag)
-    : m_type(ARRAY), m_arr(std::make_shared<const std::vector<Value>>(std::move(items))) {}
+    : m_type(ARRAY), m_arr(std::make_shared<std::vector<Value>>(std::move(items))) {}
 Value::Value(std::initializer_list<Value> items) : Value(std::vector<Value>(items), array_tag{}) {}
 
 bytes::bytes() noexcept : pair(nullptr, 0) {}
@@ -177,9 +180,13 @@ Value::Value(Value&& other) noexcept
   other.m_expr = false;
   other.m_flavor = flavor::plain;
 }
-Value& Value::operator=(const Value&) = default;
+Value& Value::operator=(const Value& other) {
+  if (this != &other) *this = Value(other);
+  return *this;
+}
 Value& Value::operator=(Value&& other) noexcept {
   if (this != &other) {
+    detail::release_array(m_arr); // the old array may be the last owner of a deep one
     m_type = other.m_type;
     m_expr = other.m_expr;
     m_flavor = other.m_flavor;
@@ -193,7 +200,10 @@ Value& Value::operator=(Value&& other) noexcept {
   }
   return *this;
 }
-Value::~Value() = default;
+// Freeing a deeply nested array by recursion would overflow the stack.
+Value::~Value() {
+  if (m_arr) detail::release_array(m_arr);
+}
 
 Value::operator std::int64_t() const {
   if (m_flavor == flavor::decimal) return decimal_to_signed(m_str, INT64_MIN, INT64_MAX, "int64_t");
@@ -303,8 +313,11 @@ Value::operator std::string() const {
   return static_cast<string>(*this);
 }
 Value::operator string() const {
+  return text_for("std::string");
+}
+string Value::text_for(const char* target) const {
   if (m_flavor != flavor::plain) return std::string(text_part());
-  if (m_type != STRING && m_type != RAW) type_error(describe(), "std::string");
+  if (m_type != STRING && m_type != RAW) type_error(describe(), target);
   return m_str;
 }
 

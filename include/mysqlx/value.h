@@ -37,6 +37,13 @@
 //   empty set).
 // - BIT is UINT64, BLOB and BINARY are RAW.
 //
+// Nesting: a Value may nest arrays as deep as a program makes it; copying,
+// printing and destroying one take no stack in proportion to its depth. A
+// document or array sent to the server may nest at most 100 levels (MySQL's
+// limit for JSON documents): add(), set(), arrayInsert(), arrayAppend(),
+// patch(), replaceOne() and a table's insert() and update() refuse a deeper
+// one with errc::BAD_DOCUMENT before anything is sent.
+//
 // Design notes:
 // - Value is a value type, not a pimpl: it is created by the million when
 //   results are read, so scalars are stored inline. Documents and arrays are
@@ -221,7 +228,9 @@ public:
                                  std::is_same_v<C, char32_t>,
                              int> = 0>
   explicit operator std::basic_string<C>() const {
-    return static_cast<string>(*this);
+    return text_for(std::is_same_v<C, char16_t>  ? "std::u16string"
+                    : std::is_same_v<C, wchar_t> ? "std::wstring"
+                                                 : "std::u32string");
   }
   /// getRawBytes(): valid while this Value lives.
   explicit operator bytes() const;
@@ -232,7 +241,7 @@ public:
   template <typename T> T get() const {
     if constexpr (std::is_same_v<T, std::u16string> || std::is_same_v<T, std::wstring> ||
                   std::is_same_v<T, std::u32string>) {
-      return static_cast<T>(static_cast<string>(*this));
+      return static_cast<T>(*this);
     } else {
       return static_cast<T>(*this);
     }
@@ -292,6 +301,8 @@ private:
   // followed by the X Protocol bytes, m_num.u the length of the text.
   enum class flavor : unsigned char { plain, decimal, raw_with_text };
   std::string_view text_part() const noexcept;
+  // The text, as operator string() gives it; an error names `target`.
+  string text_for(const char* target) const;
   std::string describe() const;
 
   Type m_type = VNULL;
@@ -327,8 +338,10 @@ public:
   /// A null document (different from an empty one, `DbDoc("{}")`).
   DbDoc() noexcept = default;
   /// Keeps the text; it is parsed when a field is first read, and a parse
-  /// error (invalid JSON, not an object, nesting deeper than 100) is thrown
-  /// then. The text itself is kept unchanged.
+  /// error (invalid JSON, not an object, nesting deeper than 4,096 levels)
+  /// is thrown then. The text itself is kept unchanged. What is sent to the
+  /// server (add(), set(), patch(), ...) may nest at most 100 levels, MySQL's
+  /// limit for a JSON document: deeper is refused before anything is sent.
   explicit DbDoc(const std::string& json);
   /// The same, taking over `json` instead of copying it.
   explicit DbDoc(std::string&& json);

@@ -91,6 +91,38 @@ TEST_P(CrudTest, ModifySetUnsetArrayAppendAndPatch) {
   EXPECT_EQ(b["label"].get<std::string>(), "ink!");
 }
 
+// A value nested deeper than an expression can carry goes as JSON text and
+// is stored whole; one deeper than MySQL's 100 levels is refused before
+// sending (it used to be the server's "Invalid message", or a crash near
+// 50,000 levels), and the session goes on.
+TEST_P(CrudTest, DeepValuesAreStoredOrRefusedBeforeSending) {
+  Value deep = 1;
+  for (int i = 0; i < 25; ++i) deep = Value{deep};
+  m_coll->modify("_id = 'a'").set("deep", deep).execute();
+  DbDoc a = m_coll->getOne("a");
+  const Value* at = &a["deep"];
+  for (int i = 0; i < 25; ++i) {
+    ASSERT_EQ(at->getType(), Value::ARRAY) << "level " << i;
+    at = &(*at)[0];
+  }
+  EXPECT_EQ(at->get<int>(), 1);
+  for (int levels : {101, 50'000}) {
+    Value v = 1;
+    for (int i = 0; i < levels; ++i) v = Value{v};
+    try {
+      m_coll->modify("true").set("w", v).execute();
+      ADD_FAILURE() << levels << " levels were sent";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::BAD_DOCUMENT) << e.what();
+      EXPECT_NE(std::string(e.what()).find("JSON nesting deeper than 100 levels"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_FALSE(m_coll->getOne("b").hasField("w")); // nothing was changed
+  EXPECT_EQ(m_coll->find().execute().count(), 3u); // and the session goes on
+}
+
 TEST_P(CrudTest, RemoveWithSortAndLimit) {
   Result r = m_coll->remove("price > 0").sort("price DESC").limit(1).execute();
   EXPECT_EQ(r.getAffectedItemsCount(), 1u);

@@ -252,3 +252,50 @@ TEST(Value, AMovedFromDocumentOrArrayIsNull) {
   EXPECT_THROW(arr.elementCount(), mysqlx::Error);
   // NOLINTEND(bugprone-use-after-move)
 }
+
+// A program decides how deep a Value nests; freeing and printing one used
+// to recurse once per level and overflowed the stack near 100,000 levels.
+namespace {
+Value nested_arrays(int levels) {
+  Value v = 1;
+  for (int i = 0; i < levels; ++i) v = Value{v};
+  return v;
+}
+} // namespace
+
+TEST(Value, AMillionLevelsPrintCopyAndFreeWithoutRecursion) {
+  constexpr int levels = 1'000'000;
+  {
+    Value v = nested_arrays(levels);
+    const Value copy = v; // shares, copies nothing
+    std::ostringstream out;
+    out << v;
+    const std::string text = out.str();
+    ASSERT_EQ(text.size(), 2U * levels + 1);
+    EXPECT_EQ(text.substr(0, 3), "[[[");
+    EXPECT_EQ(text.substr(levels - 1, 3), "[1]");
+    EXPECT_EQ(text.substr(text.size() - 3), "]]]");
+    v = Value(2); // drops one owner; `copy` keeps the array
+    EXPECT_EQ(copy.elementCount(), 1U);
+  } // `copy`, the last owner, frees a million levels here
+  Value w = nested_arrays(levels);
+  w = nested_arrays(3); // assignment frees the old one as well
+  EXPECT_EQ(printed(w), "[[[1]]]");
+}
+
+TEST(Value, NestedArraysPrintTheirItemsInOrder) {
+  const std::vector<Value> none;
+  const Value empty(none.begin(), none.end());
+  const Value v = {1, Value{empty, Value{2, "x"}}, empty, 3.5};
+  EXPECT_EQ(printed(v), R"([1, [[], [2, "x"]], [], 3.5])");
+}
+
+// The error names the type asked for, not the std::string the text passes through.
+TEST(Value, AWideTextConversionErrorNamesTheWideType) {
+  expect_usage_error([] { (void)Value(5).get<std::wstring>(); },
+                     "cannot convert an integer (INT64) to std::wstring");
+  expect_usage_error([] { (void)Value(5).get<std::u16string>(); }, "to std::u16string");
+  expect_usage_error([] { (void)std::u32string(Value(true)); }, "a bool to std::u32string");
+  expect_usage_error([] { (void)Value(5).get<std::string>(); }, "to std::string");
+  EXPECT_EQ(Value("caf\xc3\xa9").get<std::u16string>(), u"caf\u00e9");
+}
