@@ -53,6 +53,37 @@ bool integer_in(const Value& v, std::int64_t lo, std::uint64_t hi) {
   return i >= lo && (i < 0 || static_cast<std::uint64_t>(i) <= hi);
 }
 
+// Whether a string in `v` (a string, a list's items, a document's names and
+// values) holds a NUL byte: the X Protocol carries lengths, so "db\0user"
+// would reach the server whole, and C APIs below (getaddrinfo(), paths)
+// would stop at the NUL and use less than the user gave.
+bool has_nul(const Value& v) {
+  const auto nul_in = [](const std::string& s) { return s.find('\0') != std::string::npos; };
+  switch (v.getType()) {
+  case Value::STRING:
+    return nul_in(v.get<std::string>());
+  case Value::ARRAY:
+    return std::any_of(v.begin(), v.end(), [&](const Value& item) { return has_nul(item); });
+  case Value::DOCUMENT: {
+    const DbDoc doc = v;
+    for (const Field& name : doc)
+      if (nul_in(name) || has_nul(doc[name])) return true;
+    return false;
+  }
+  default:
+    return false;
+  }
+}
+
+// CONNECTION_ATTRIBUTES may be a JSON object's text, whose escapes (\u0000)
+// give NUL bytes only once it is read.
+bool attributes_have_nul(const Value& v) {
+  if (v.getType() != Value::STRING) return false;
+  const std::string text = v.get<std::string>();
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '{' && has_nul(Value(DbDoc(text)));
+}
+
 cdk::status check_type(int opt, const Value& v) {
   const Value::Type t = v.getType();
   auto expect = [&](bool ok, const char* what) -> cdk::status {
@@ -200,6 +231,9 @@ cdk::status apply_options(option_list& target, option_list&& changes, bool allow
     if (opt < 0 && !allow_client) {
       return bad_option(option_label(opt) + " is a client option: use ClientSettings");
     }
+    // Named, never quoted: the value could be the password.
+    if (has_nul(value) || (opt == SO::CONNECTION_ATTRIBUTES && attributes_have_nul(value)))
+      return bad_option(option_label(opt) + ": contains a NUL byte");
     if (opt == SO::URI) {
       if (value.getType() != Value::STRING)
         return bad_option("SessionOption::URI: expected a string");

@@ -562,3 +562,55 @@ TEST(Session, MysqlxSrvLooksTheNameUpInDns) {
     EXPECT_TRUE(e.isConnectionError()) << what;
   }
 }
+
+// A NUL byte in a string option would shift the authentication fields
+// ("db\0user\0pw") or cut a host name short for getaddrinfo(): refused,
+// named, never quoted (it could be the password).
+TEST(SessionSettings, ANulByteInAnyStringOptionIsRefused) {
+  using namespace std::string_literals;
+  expect_option_error([] { SessionSettings s(SessionOption::DB, "x\0xtest\0xtest-pw"s); },
+                      "SessionOption::DB: contains a NUL byte");
+  expect_option_error(
+      [] { SessionSettings s(SessionOption::HOST, "127.0.0.1\0junk"s, SessionOption::PORT, 1); },
+      "SessionOption::HOST: contains a NUL byte");
+  expect_option_error([] { SessionSettings s(SessionOption::PWD, "Sup3r\0S3cret!"s); },
+                      "SessionOption::PWD: contains a NUL byte");
+  expect_option_error([] { SessionSettings s(SessionOption::USER, "\0"s); },
+                      "SessionOption::USER: contains a NUL byte");
+  expect_option_error([] { SessionSettings s(SessionOption::SSL_CA, "/ca.pem\0.txt"s); },
+                      "SessionOption::SSL_CA: contains a NUL byte");
+  expect_option_error(
+      [] { SessionSettings s(SessionOption::TLS_CIPHERSUITES, std::vector<std::string>{"a\0b"s}); },
+      "SessionOption::TLS_CIPHERSUITES: contains a NUL byte");
+  expect_option_error(
+      [] { SessionSettings s(SessionOption::CONNECTION_ATTRIBUTES, R"({"a": "x\u0000y"})"); },
+      "SessionOption::CONNECTION_ATTRIBUTES: contains a NUL byte");
+  expect_option_error([] { SessionSettings s("mysqlx://u@h\0junk:1/db"s); },
+                      "SessionOption::URI: contains a NUL byte");
+  SessionSettings ok(SessionOption::DB, "x");
+  expect_option_error([&] { ok.set(SessionOption::DB, "a\0b"s); }, "contains a NUL byte");
+  EXPECT_EQ(ok.find(SessionOption::DB).get<std::string>(), "x"); // unchanged
+}
+
+// A duration too long for milliseconds used to wrap around
+// (hours(5124095576031) became 2,048,384 ms, seconds::max() -1000 ms):
+// now it is clamped, and the option's range check refuses it.
+TEST(SessionSettings, ADurationTooLongForMillisecondsIsRefusedNotWrapped) {
+  EXPECT_EQ(detail::option_value(std::chrono::hours(5124095576031)).get<std::int64_t>(), INT64_MAX);
+  EXPECT_EQ(detail::option_value(std::chrono::seconds::min()).get<std::int64_t>(), INT64_MIN);
+  for (auto opt : {SessionOption::CONNECT_TIMEOUT, SessionOption::READ_TIMEOUT,
+                   SessionOption::WRITE_TIMEOUT}) {
+    expect_option_error([&] { SessionSettings a(opt, std::chrono::hours(5124095576031)); },
+                        "invalid value '9223372036854775807' (expected a whole number of "
+                        "milliseconds, 0..");
+    expect_option_error([&] { SessionSettings b(opt, std::chrono::seconds::max()); },
+                        "a whole number of milliseconds, 0..");
+  }
+  SessionSettings fine(SessionOption::CONNECT_TIMEOUT, std::chrono::minutes(2));
+  EXPECT_EQ(connect_options_of(fine).connect_timeout, std::chrono::minutes(2));
+  // A pool's wait may be as long as milliseconds go.
+  ClientSettings pool(ClientOption::POOL_QUEUE_TIMEOUT, std::chrono::hours::max(),
+                      ClientOption::POOL_MAX_IDLE_TIME, std::chrono::hours::max());
+  EXPECT_EQ(detail::pool_options_of(pool).queue_timeout, std::chrono::milliseconds::max());
+  EXPECT_EQ(detail::pool_options_of(pool).max_idle_time, std::chrono::milliseconds::max());
+}
