@@ -50,7 +50,10 @@ void client_impl::drop_expired(std::vector<std::unique_ptr<cdk::session::connect
   if (pool.max_idle_time.count() == 0) return;
   const auto now = clock::now();
   for (auto it = m_idle.begin(); it != m_idle.end();) {
-    if (now - it->since >= pool.max_idle_time) {
+    // Compared in milliseconds: the option may be as long as milliseconds
+    // go, which in the clock's nanoseconds would overflow.
+    if (std::chrono::duration_cast<std::chrono::milliseconds>(now - it->since) >=
+        pool.max_idle_time) {
       out.push_back(std::move(it->conn));
       it = m_idle.erase(it);
     } else {
@@ -60,7 +63,7 @@ void client_impl::drop_expired(std::vector<std::unique_ptr<cdk::session::connect
 }
 
 void client_impl::acquire(session_impl& sess) {
-  const auto deadline = clock::now() + pool.queue_timeout;
+  const auto deadline = detail::steady_deadline_after(pool.queue_timeout); // no overflow
   std::vector<std::unique_ptr<cdk::session::connection>> to_close;
   std::unique_lock<std::mutex> lock(m_mutex);
   for (;;) {

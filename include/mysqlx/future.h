@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mysqlx/detail/duration.h>
 #include <mysqlx/detail/export.h>
 
 MYSQLX_NAMESPACE_BEGIN
@@ -60,17 +61,20 @@ public:
   void wait() const;
   /// Waits at most `d`. Reading a reply that has begun to arrive is
   /// finished even when the time runs out meanwhile.
+  /// Any duration works: one too long to add to the clock (`hours::max()`)
+  /// waits without a limit, zero or less only looks.
   template <typename Rep, typename Period>
   future_status wait_for(const std::chrono::duration<Rep, Period>& d) const {
-    return wait_until_steady(std::chrono::steady_clock::now() +
-                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(d));
+    return wait_until_steady(detail::steady_deadline_after(d));
   }
-  /// Waits until `t` at the latest.
+  /// Waits until `t` at the latest, on any clock; `time_point::max()` waits
+  /// without a limit, a time already past only looks.
   template <typename Clock, typename Duration>
   future_status wait_until(const std::chrono::time_point<Clock, Duration>& t) const {
-    return wait_until_steady(
-        std::chrono::steady_clock::now() +
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(t - Clock::now()));
+    // In long double seconds, so that no difference of two times overflows.
+    using seconds = std::chrono::duration<long double>;
+    return wait_until_steady(detail::steady_deadline_after(
+        seconds(t.time_since_epoch()) - seconds(Clock::now().time_since_epoch())));
   }
 
 private:

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <mysqlx/detail/duration.h>
 #include <mysqlx/detail/export.h>
 #include <mysqlx/detail/impl_ptr.h>
 #include <mysqlx/value.h>
@@ -193,7 +194,9 @@ struct is_string_range<T, std::void_t<decltype(std::declval<const T&>().begin())
 
 template <typename T> Value option_value(const T& v) {
   if constexpr (is_duration<T>::value) {
-    return Value(std::chrono::duration_cast<std::chrono::milliseconds>(v).count());
+    // Clamped: a duration too long for milliseconds is refused by the
+    // option's range check instead of wrapping around.
+    return Value(saturating_duration_cast<std::chrono::milliseconds>(v).count());
   } else if constexpr (std::is_enum_v<T>) {
     // Its number, as Connector/C++ 8 keeps it (a connection string gives the name).
     return Value(static_cast<int>(v));
