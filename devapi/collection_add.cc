@@ -24,7 +24,7 @@ std::string_view doc_text(const Value& v, std::size_t index) {
   if (v.getType() == Value::STRING) return access::text_of(v);
   if (v.getType() == Value::DOCUMENT) return access::doc_of(v)->json();
   throw_error(cdk::error::client(cdk::client_errc::bad_document,
-                                 "Document " + std::to_string(index) +
+                                 "Document " + std::to_string(index + 1) +
                                      " is neither a JSON string nor a DbDoc"));
 }
 
@@ -33,12 +33,13 @@ namespace {
 // top-level `_id`.
 cdk::result<bool> has_id(std::string_view doc, std::size_t i) {
   const cdk::json::id_scan scan = cdk::json::scan_for_id(doc);
-  if (!scan.ok()) return cdk::json::bad_document_error(i, scan);
+  if (!scan.ok()) return cdk::json::bad_document_error(i + 1, scan);
   if (scan.status != cdk::json::id_scan_status::has_id) return false;
   // MySQL 8 would test the first `_id` and store the last: refuse to guess.
   if (scan.duplicate_id)
     return cdk::error::client(cdk::client_errc::bad_document,
-                              "Document " + std::to_string(i) + " has more than one top-level _id");
+                              "Document " + std::to_string(i + 1) +
+                                  " has more than one top-level _id");
   return true;
 }
 } // namespace
@@ -71,7 +72,7 @@ cdk::result<add_plan> plan_add(std::vector<std::string_view> docs, bool client_i
       auto made = cdk::docid::call_custom_generator(custom);
       if (!made)
         return cdk::error::client(cdk::client_errc::bad_document,
-                                  "Document " + std::to_string(i) + ": " + made.err().message);
+                                  "Document " + std::to_string(i + 1) + ": " + made.err().message);
       custom_id = std::move(made).value();
       id_view = custom_id;
     } else {

@@ -40,7 +40,7 @@ void add_op(detail::statement_impl& st, int kind, std::string path, Value v = Va
 std::string with_given_id(const std::string& id, const Value& doc) {
   const std::string_view text = detail::doc_text(doc, 0);
   const cdk::json::id_scan scan = cdk::json::scan_for_id(text);
-  if (!scan.ok()) detail::throw_error(cdk::json::bad_document_error(0, scan));
+  if (!scan.ok()) detail::throw_error(cdk::json::bad_document_error(1, scan));
   if (scan.status == cdk::json::id_scan_status::no_id)
     return detail::value_or_throw(cdk::json::with_id(text, id));
   std::string expected;

@@ -2,6 +2,7 @@
 
 #include "cdk/json/insitu_copy.h"
 #include "cdk/json/json_string.h"
+#include "cdk/json/parse_error.h"
 
 // RAPIDJSON_SSE2 stays off: Debian's RapidJSON 1.1.0 SIMD string scanner
 // lets control characters 0x1a..0x1f through unescaped (found by
@@ -422,7 +423,7 @@ id_scan parse(Stream& in, std::string_view doc, scan_mode mode) noexcept {
   case stop_reason::none:
     break;
   }
-  result.error = rapidjson::GetParseError_En(parsed.Code());
+  result.error = parse_error_text(parsed.Code(), doc, parsed.Offset());
   result.error_offset = parsed.Offset();
   return result;
 }
@@ -468,8 +469,8 @@ id_scan scan_in_place(std::string_view doc, scan_mode mode) noexcept {
 }
 } // namespace detail
 
-std::string describe_bad_document(std::size_t index, const id_scan& scan) {
-  std::string text = "Document " + std::to_string(index);
+std::string describe_bad_document(std::size_t number, const id_scan& scan) {
+  std::string text = "Document " + std::to_string(number);
   switch (scan.status) {
   case id_scan_status::not_object:
     return text + " is not a JSON object: it is " + describe(scan.type);
@@ -486,8 +487,8 @@ std::string describe_bad_document(std::size_t index, const id_scan& scan) {
   return text + " is a valid JSON object";
 }
 
-cdk::error bad_document_error(std::size_t index, const id_scan& scan) {
-  return cdk::error::client(cdk::client_errc::bad_document, describe_bad_document(index, scan));
+cdk::error bad_document_error(std::size_t number, const id_scan& scan) {
+  return cdk::error::client(cdk::client_errc::bad_document, describe_bad_document(number, scan));
 }
 
 } // namespace cdk::json

@@ -84,11 +84,11 @@ std::optional<id_scan> scan_simple(std::string_view doc) noexcept;
 } // namespace detail
 
 // For a scan that is not ok(): "Document 3 is not valid JSON: Missing a colon
-// after a name of object member at offset 17". `index` is printed as given;
-// the caller decides whether it counts from 0 or 1.
-std::string describe_bad_document(std::size_t index, const id_scan& scan);
+// after a name of object member at offset 17". `number` counts from 1, as
+// every message a person reads does (the first document is Document 1).
+std::string describe_bad_document(std::size_t number, const id_scan& scan);
 
 // The same text as a cdk::error (client_errc::bad_document).
-cdk::error bad_document_error(std::size_t index, const id_scan& scan);
+cdk::error bad_document_error(std::size_t number, const id_scan& scan);
 
 } // namespace cdk::json

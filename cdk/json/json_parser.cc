@@ -13,6 +13,7 @@
 #include "cdk/json/json_parser.h"
 
 #include "cdk/json/insitu_copy.h"
+#include "cdk/json/parse_error.h"
 
 #include <charconv>
 #include <clocale>
@@ -135,8 +136,9 @@ private:
 };
 
 template <unsigned Extra, typename Stream>
-parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler,
+parse_result parse_stream(Stream& in, std::string_view text, sax_handler& handler,
                           std::size_t max_levels) {
+  const std::size_t size = text.size();
   constexpr unsigned flags = rapidjson::kParseIterativeFlag |
                              rapidjson::kParseValidateEncodingFlag |
                              rapidjson::kParseNumbersAsStringsFlag | Extra;
@@ -173,7 +175,7 @@ parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler,
       out.error = "stopped by the handler";
     } else {
       out.status = parse_status::invalid_json;
-      out.error = rapidjson::GetParseError_En(r.Code());
+      out.error = parse_error_text(r.Code(), text, r.Offset());
     }
     return out;
   }
@@ -182,7 +184,7 @@ parse_result parse_stream(Stream& in, std::size_t size, sax_handler& handler,
   if (in.Tell() != size) {
     out.status = parse_status::invalid_json;
     out.offset = in.Tell();
-    out.error = "unexpected NUL character";
+    out.error = "a NUL byte after the JSON value";
   }
   return out;
 }
@@ -202,7 +204,7 @@ std::string parse_result::describe() const {
 parse_result parse(std::string_view text, sax_handler& handler, std::size_t max_levels) {
   detail::insitu_copy copy(text);
   rapidjson::InsituStringStream in(copy.data());
-  return parse_stream<rapidjson::kParseInsituFlag>(in, text.size(), handler, max_levels);
+  return parse_stream<rapidjson::kParseInsituFlag>(in, text, handler, max_levels);
 }
 
 } // namespace cdk::json

@@ -53,7 +53,7 @@ TEST_P(DocIdGeneratorTest, ABadIdFailsTheAddBeforeAnythingIsSent) {
     m_coll->add(R"({"n": 1})", R"({"n": 2})").execute();
     FAIL() << "a 40-byte id was accepted";
   } catch (const ClientError& e) {
-    EXPECT_NE(std::string(e.what()).find("Document 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Document 2: "), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("40 bytes"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(stored_ids().empty());

@@ -307,10 +307,10 @@ TEST(IdScan, ErrorTextNamesDocumentReasonAndOffset) {
   EXPECT_EQ(cdk::json::describe_bad_document(3, scan),
             "Document 3 is not valid JSON: Missing a colon after a name of object member at "
             "offset 8");
-  const auto err = cdk::json::bad_document_error(0, scan_both("[1]"));
+  const auto err = cdk::json::bad_document_error(1, scan_both("[1]"));
   EXPECT_EQ(err.code, cdk::client_errc::bad_document);
   EXPECT_EQ(err.origin, cdk::error_origin::client);
-  EXPECT_EQ(err.message, "Document 0 is not a JSON object: it is an array");
+  EXPECT_EQ(err.message, "Document 1 is not a JSON object: it is an array");
   EXPECT_EQ(cdk::json::describe_bad_document(7, scan_both(nested(101))),
             "Document 7 cannot be stored: JSON nesting deeper than 100 levels (MySQL's limit) at "
             "offset 104");
@@ -328,6 +328,37 @@ TEST(IdScan, TypeNamesForMessages) {
   EXPECT_STREQ(describe(value_type::string), "a string");
   EXPECT_STREQ(describe(value_type::object), "an object");
   EXPECT_STREQ(describe(value_type::array), "an array");
+}
+
+} // namespace
+
+namespace {
+
+// RapidJSON's words misled: a raw tab was an "Invalid escape character", a
+// NUL byte a missing quotation mark or an empty document, UTF-16 an
+// "Invalid value at offset 0".
+TEST(IdScan, ErrorsNameControlCharactersNulBytesAndOtherEncodings) {
+  using namespace std::string_literals;
+  const struct {
+    std::string doc;
+    const char* words;
+  } cases[] = {
+      {"{\"a\":\"x\ty\"}", "a control character (a tab, a line break or another byte below 0x20) "
+                           "inside a string"},
+      {"{\"a\":\"x\0y\"}"s, "a NUL byte"},
+      {"\0{}"s, "a NUL byte among the first bytes: the text looks like UTF-16 or UTF-32"},
+      {"\xff\xfe{\0}\0"s, "a UTF-16 byte order mark: the text is UTF-16"},
+      {"\xfe\xff\0{\0}"s, "a UTF-16 byte order mark"},
+      {"\xff\xfe\0\0{\0\0\0"s, "a UTF-32 byte order mark"},
+      {"\xef\xbb\xbf{}", "a UTF-8 byte order mark, which JSON does not allow"},
+      {"{\0\"\0a\0\"\0"s, "a NUL byte"},
+  };
+  for (const auto& c : cases) {
+    const auto scan = scan_both(c.doc);
+    ASSERT_EQ(scan.status, id_scan_status::invalid_json);
+    const std::string said = cdk::json::describe_bad_document(1, scan);
+    EXPECT_NE(said.find(c.words), std::string::npos) << said;
+  }
 }
 
 } // namespace
