@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstring>
+#include <vector>
 
 namespace cdk::expr_lex {
 namespace {
@@ -332,12 +333,47 @@ void unquote(std::string_view text, tok kind, bool escaped, std::string& out) {
   }
 }
 
+namespace {
+
+// Positions (from `from`) of the bytes in s[from, to) that are not part of
+// valid UTF-8, so that messages never print them raw.
+std::vector<bool> invalid_bytes(std::string_view s, std::size_t from, std::size_t to) {
+  std::vector<bool> bad(to - from, false);
+  for (std::size_t j = from; j < to;) {
+    const std::size_t k = find_invalid_utf8(s.substr(j, to - j));
+    if (k == lexer::npos) break;
+    bad[j + k - from] = true;
+    j += k + 1;
+  }
+  return bad;
+}
+
+// `s` for a message: control characters and bytes that are not UTF-8 as \xNN.
+std::string printable(std::string_view s) {
+  const std::vector<bool> bad = invalid_bytes(s, 0, s.size());
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f || bad[i]) {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
 std::string describe(const lexer& lx, const token& t) {
   if (t.kind == tok::end) return "end of input";
   std::string_view s = lx.text(t);
   constexpr std::size_t max_len = 24;
   std::string r = "'";
-  r.append(s.substr(0, max_len));
+  r.append(printable(s.substr(0, max_len)));
   if (s.size() > max_len) r += "...";
   r += "'";
   return r;
@@ -408,11 +444,14 @@ error parse_error(std::string_view input, std::size_t pos, std::string_view what
     msg += "...";
     caret += "   ";
   }
+  // One column per character: a control character shows as a space, a
+  // byte that is not UTF-8 as '?', never raw.
+  const std::vector<bool> bad = invalid_bytes(input, from, to);
   for (std::size_t i = from; i < to; ++i) {
     const auto c = static_cast<unsigned char>(input[i]);
-    msg += c < 0x20 || c == 0x7f ? ' ' : static_cast<char>(c);
+    msg += c < 0x20 || c == 0x7f ? ' ' : bad[i - from] ? '?' : static_cast<char>(c);
     // One caret column per character, not per byte.
-    if (i < pos && (c & 0xC0u) != 0x80u) caret += ' ';
+    if (i < pos && ((c & 0xC0u) != 0x80u || bad[i - from])) caret += ' ';
   }
   if (to < input.size()) msg += "...";
   msg += '\n';

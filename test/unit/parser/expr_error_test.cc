@@ -245,3 +245,25 @@ TEST(ExprErrorFormat, FailedParseKeepsEarlierPlaceholders) {
 }
 
 } // namespace
+
+namespace {
+
+// Bytes that are not UTF-8 (0xFF) and NUL bytes used to be printed raw in
+// the message and the window; now the window shows '?' or a space (one
+// column each) and a quoted token spells them \xNN.
+TEST(ExprErrorFormat, BytesThatAreNotTextAreNeverPrintedRaw) {
+  using namespace std::string_literals;
+  cdk::placeholder_map ph;
+  Mysqlx::Expr::Expr e;
+  const cdk::status st = cdk::parse_expr("a = \xff\xfe = \0b"s, cdk::expr_mode::document, ph, e);
+  ASSERT_FALSE(st.ok());
+  const std::string& msg = st.err().message;
+  EXPECT_EQ(msg.find('\xff'), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\0'), std::string::npos) << msg;
+  const cdk::status tok = cdk::parse_expr("a `x\x01\xff`"s, cdk::expr_mode::table, ph, e);
+  ASSERT_FALSE(tok.ok());
+  EXPECT_EQ(tok.err().message.find('\xff'), std::string::npos) << tok.err().message;
+  EXPECT_EQ(tok.err().message.find('\x01'), std::string::npos) << tok.err().message;
+}
+
+} // namespace
