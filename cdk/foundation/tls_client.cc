@@ -18,12 +18,15 @@
 #include "cdk/foundation/tls_session.h"
 
 #include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
 #include <openssl/err.h>
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
 #include <string>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace cdk {
@@ -139,6 +142,28 @@ status check_dir(const std::string& dir, const char* option) {
   return ok();
 }
 
+// OpenSSL says only "system lib" for a file it cannot open: say why.
+status check_file(const std::string& file, const char* option) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
+    const int err = errno;
+    return ssl_error(
+        std::string("Can't load ") + option + " '" + file + "': " +
+        (err == ENOENT ? std::string("the file does not exist") : std::string(std::strerror(err))));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return ssl_error(std::string("Can't load ") + option + " '" + file +
+                     "': it is a directory, not a PEM file" +
+                     (std::string(option) == "ssl-ca" ? " (a directory is ssl-capath)" : ""));
+  }
+  if (::access(file.c_str(), R_OK) != 0) {
+    const int err = errno;
+    return ssl_error(std::string("Can't load ") + option + " '" + file +
+                     "': " + std::strerror(err));
+  }
+  return ok();
+}
+
 status load_trust(SSL_CTX* ctx, const tls_options& opts) {
   if (opts.ca.empty() && opts.capath.empty()) {
     if (SSL_CTX_set_default_verify_paths(ctx) != 1) {
@@ -148,6 +173,9 @@ status load_trust(SSL_CTX* ctx, const tls_options& opts) {
   }
   if (!opts.capath.empty()) {
     if (auto st = check_dir(opts.capath, "ssl-capath"); !st) return st;
+  }
+  if (!opts.ca.empty()) {
+    if (auto st = check_file(opts.ca, "ssl-ca"); !st) return st;
   }
   const char* ca = opts.ca.empty() ? nullptr : opts.ca.c_str();
   const char* capath = opts.capath.empty() ? nullptr : opts.capath.c_str();
@@ -163,6 +191,7 @@ status load_crls(SSL_CTX* ctx, const tls_options& opts) {
   if (opts.crl.empty() && opts.crlpath.empty()) return ok();
   X509_STORE* store = SSL_CTX_get_cert_store(ctx);
   if (!opts.crl.empty()) {
+    if (auto st = check_file(opts.crl, "ssl-crl"); !st) return st;
     X509_LOOKUP* lookup = X509_STORE_add_lookup(store, X509_LOOKUP_file());
     if (lookup == nullptr || X509_load_crl_file(lookup, opts.crl.c_str(), X509_FILETYPE_PEM) <= 0) {
       return ssl_error("Can't load ssl-crl '" + opts.crl + "': " + take_ssl_error("unreadable"));

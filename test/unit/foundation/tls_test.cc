@@ -92,9 +92,15 @@ TEST(Tls, VerifyCaWithoutCaUsesTheSystemStore) {
 
 TEST(Tls, UnreadableCaAndCrlLocationsAreNamed) {
   {
+    tls_echo peer; // OpenSSL alone said "system lib"
+    expect_ssl_error(peer.connect(opts_with(ssl_mode::verify_ca, "/tmp")),
+                     "Can't load ssl-ca '/tmp': it is a directory, not a PEM file (a directory "
+                     "is ssl-capath)");
+  }
+  {
     tls_echo peer;
     expect_ssl_error(peer.connect(opts_with(ssl_mode::verify_ca, "/nonexistent/ca.pem")),
-                     "Can't load ssl-ca '/nonexistent/ca.pem'");
+                     "Can't load ssl-ca '/nonexistent/ca.pem': the file does not exist");
   }
   {
     tls_echo peer;
@@ -106,7 +112,8 @@ TEST(Tls, UnreadableCaAndCrlLocationsAreNamed) {
     tls_echo peer;
     tls_options o = opts_with(ssl_mode::verify_ca, test_pki::get().ca);
     o.crl = "/nonexistent/crl.pem";
-    expect_ssl_error(peer.connect(o), "Can't load ssl-crl '/nonexistent/crl.pem'");
+    expect_ssl_error(peer.connect(o),
+                     "Can't load ssl-crl '/nonexistent/crl.pem': the file does not exist");
   }
   {
     tls_echo peer;
