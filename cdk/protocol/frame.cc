@@ -1,5 +1,6 @@
 #include "cdk/protocol/frame.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -24,6 +25,49 @@ std::uint32_t get_le32(const char* p) {
 }
 
 } // namespace
+
+namespace {
+// Printable ASCII up to a NUL, for quoting a server's version or message.
+std::string printable_prefix(std::string_view s, std::size_t max) {
+  std::string out;
+  for (char c : s.substr(0, max)) {
+    if (c == '\0') break;
+    out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  }
+  return out;
+}
+} // namespace
+
+std::optional<error> other_protocol(std::string_view first) {
+  if (first.size() < 5) return std::nullopt;
+  const auto error_of = [](std::string what) {
+    return error::connection(client_errc::malformed_packet, std::move(what));
+  };
+  if (first.substr(0, 5) == "HTTP/")
+    return error_of("the server answered in HTTP, not the X Protocol: this is a web server's "
+                    "port; MySQL's X Protocol listens on mysqlx_port (33060 by default)");
+  // A classic packet: 3 length bytes, sequence number 0, then protocol
+  // version 10 (the greeting) or 0xff (an error). X Protocol servers send
+  // neither type.
+  const auto kind = static_cast<unsigned char>(first[4]);
+  if (first[3] != 0 || (kind != 0x0a && kind != 0xff)) return std::nullopt;
+  const std::string hint = ": connect to the X Protocol port (mysqlx_port, 33060 by default; "
+                           "the X Plugin is on by default since MySQL 8.0), not the classic "
+                           "port (3306)";
+  if (kind == 0x0a) {
+    const std::string version = printable_prefix(first.substr(5), 60);
+    return error_of("the server speaks MySQL's classic protocol, not the X Protocol (it greeted "
+                    "as " +
+                    (version.empty() ? std::string("a MySQL server") : "version " + version) + ")" +
+                    hint);
+  }
+  // 0xff, a 2-byte error number, then '#' and a 5-byte SQLSTATE, or the text.
+  std::string_view text = first.size() > 7 ? first.substr(7) : std::string_view();
+  if (!text.empty() && text[0] == '#') text.remove_prefix(std::min<std::size_t>(6, text.size()));
+  return error_of("the server speaks MySQL's classic protocol, not the X Protocol, and refused "
+                  "the connection (\"" +
+                  printable_prefix(text, 200) + "\")" + hint);
+}
 
 error bad_frame_length(std::uint64_t length, std::uint64_t max_size) {
   if (length == 0)

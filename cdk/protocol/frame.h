@@ -91,6 +91,12 @@ private:
   std::uint32_t m_failed_length = 0;
 };
 
+// The first bytes a server sent, when they are not the X Protocol's but
+// those of a protocol met on a wrong port: MySQL's classic protocol (its
+// greeting, protocol version 10, or an error packet; port 3306) or HTTP.
+// An error that says so, or nothing. Needs at least 5 bytes to tell.
+std::optional<error> other_protocol(std::string_view first_bytes);
+
 // The error for a bad length prefix; exposed so other decoders (compression)
 // report the same thing the same way.
 error bad_frame_length(std::uint64_t length, std::uint64_t max_size);

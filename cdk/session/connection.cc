@@ -202,6 +202,16 @@ result<pr::frame> connection::read_frame() {
     if (f.value()) return std::move(*f.value());
     auto n = m_stream->read_some(buf, sizeof buf);
     if (!n) return broken(timed_out(std::move(n).err(), true));
+    if (!m_first_checked) {
+      // A wrong port answers in another protocol, which would otherwise
+      // read as "frame of 1347703880 bytes" (HTTP) or "message type 10".
+      m_first_bytes.append(buf, std::min<std::size_t>(n.value(), 64 - m_first_bytes.size()));
+      if (m_first_bytes.size() >= 5) {
+        m_first_checked = true;
+        if (auto other = pr::other_protocol(m_first_bytes)) return broken(*other);
+        std::string().swap(m_first_bytes);
+      }
+    }
     auto st = m_reader.feed(std::string_view(buf, n.value()));
     if (!st) return broken(st.err());
   }

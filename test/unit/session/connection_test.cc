@@ -412,3 +412,75 @@ INSTANTIATE_TEST_SUITE_P(
 
 } // namespace
 } // namespace cdk::session
+
+namespace cdk::session {
+namespace {
+
+// A peer on a wrong port: it answers whatever is written with fixed bytes.
+class other_protocol_peer final : public stream {
+public:
+  other_protocol_peer(std::string bytes, std::size_t chunk)
+      : m_out(std::move(bytes)), m_chunk(chunk) {}
+  status write(std::string_view) override { return ok(); }
+  result<std::size_t> read_some(char* buf, std::size_t n) override {
+    if (m_out.empty()) return error::connection(client_errc::lost_connection, "closed");
+    const std::size_t k = std::min<std::size_t>({n, m_out.size(), m_chunk});
+    m_out.copy(buf, k);
+    m_out.erase(0, k);
+    return k;
+  }
+  result<bool> readable(std::chrono::milliseconds) override { return !m_out.empty(); }
+  status start_tls(const tls_options&, std::string_view) override { return ok(); }
+  bool is_tls() const override { return false; }
+  bool is_local() const override { return false; }
+  std::string tls_version() const override { return {}; }
+  std::string tls_cipher() const override { return {}; }
+  status set_timeouts(std::chrono::milliseconds, std::chrono::milliseconds) override {
+    return ok();
+  }
+  void close() noexcept override {}
+
+private:
+  std::string m_out;
+  std::size_t m_chunk;
+};
+
+// `chunk`: how many bytes each read gives (a greeting may come in pieces).
+std::string connect_error(std::string bytes, std::size_t chunk = 4096) {
+  connect_options o = options();
+  o.tls.mode = ssl_mode::disabled;
+  auto c =
+      connection::open(std::make_unique<other_protocol_peer>(std::move(bytes), chunk), o, "db");
+  EXPECT_FALSE(c.ok());
+  return c.ok() ? std::string() : c.err().message;
+}
+
+// The words used to be "X Protocol frame of 1347703880 bytes exceeds ..."
+// (HTTP) and "unexpected X Protocol message ... (type 10)" (MySQL's 3306).
+TEST(connection, a_server_speaking_another_protocol_is_named) {
+  using namespace std::string_literals;
+  const std::string http =
+      connect_error("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", 3);
+  EXPECT_NE(http.find("the server answered in HTTP, not the X Protocol"), std::string::npos)
+      << http;
+  // A classic greeting: length 74, sequence 0, protocol 10, the version.
+  const std::string greeting =
+      connect_error("\x4a\0\0\0\x0a"s + "8.0.36\0"s + std::string(67, 'x'));
+  EXPECT_NE(greeting.find("speaks MySQL's classic protocol, not the X Protocol (it greeted as "
+                          "version 8.0.36)"),
+            std::string::npos)
+      << greeting;
+  EXPECT_NE(greeting.find("33060"), std::string::npos) << greeting;
+  const std::string refused =
+      connect_error("\x2a\0\0\0\xff\x6a\x04"s + "Host 'x' is not allowed to connect\x01"s);
+  EXPECT_NE(refused.find("refused the connection (\"Host 'x' is not allowed to connect?\")"),
+            std::string::npos)
+      << refused;
+  // An X Protocol server's first frames are never taken for another's.
+  EXPECT_FALSE(protocol::other_protocol("\x05\0\0\0\x0b\x08\x01\x10\x02"s));
+  EXPECT_FALSE(protocol::other_protocol("\x01\0\0\0\x02"s));
+  EXPECT_FALSE(protocol::other_protocol("HTTP"));
+}
+
+} // namespace
+} // namespace cdk::session
