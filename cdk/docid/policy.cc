@@ -2,6 +2,13 @@
 
 namespace cdk::docid {
 
+cdk::error server_ids_unsupported() {
+  return cdk::error::client(cdk::client_errc::docid_unsupported,
+                            "docid-mode=server, but this server does not generate document ids "
+                            "(it does not know Expect condition EXPECT_DOCID_GENERATED, as "
+                            "MySQL 5.7's X Plugin does not)");
+}
+
 cdk::result<docid_policy> choose_policy(cdk::docid_mode mode, bool server_generates) {
   docid_policy p{mode, server_generates, id_origin::client};
   switch (mode) {
@@ -10,9 +17,7 @@ cdk::result<docid_policy> choose_policy(cdk::docid_mode mode, bool server_genera
     return p;
   case cdk::docid_mode::server:
     if (!server_generates) {
-      return cdk::error::client(cdk::client_errc::docid_unsupported,
-                                "docid-mode=server but the server does not generate document "
-                                "ids (MySQL 5.7 X Plugin?)");
+      return server_ids_unsupported();
     }
     p.origin = id_origin::server;
     return p;

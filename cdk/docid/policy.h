@@ -28,6 +28,10 @@ struct docid_policy {
 // client: client, even on MySQL 8.
 cdk::result<docid_policy> choose_policy(cdk::docid_mode mode, bool server_generates);
 
+// docid-mode=server on a server that does not generate ids: the one error
+// for it, from the handshake's probe and from choose_policy().
+cdk::error server_ids_unsupported();
+
 // "auto", "server", "client": the option's spelling in connection strings.
 const char* to_string(cdk::docid_mode mode) noexcept;
 const char* to_string(id_origin origin) noexcept;

@@ -1,5 +1,6 @@
 #include "cdk/session/handshake.h"
 
+#include "cdk/docid/policy.h"
 #include "cdk/protocol/messages.h"
 #include "cdk/protocol/msg_types.h"
 #include "cdk/session/scramble.h"
@@ -294,10 +295,7 @@ next_action handshake::after_probe_open(pr::reply& r) {
       !r.error->fatal) {
     // Nothing was opened, so nothing is closed.
     m_info.server_generates_ids = false;
-    if (m_opts.docids == docid_mode::server)
-      return fail(error::client(client_errc::docid_unsupported,
-                                "docid-mode=server, but this server does not generate document "
-                                "ids (it does not know Expect condition EXPECT_DOCID_GENERATED)"));
+    if (m_opts.docids == docid_mode::server) return fail(docid::server_ids_unsupported());
     return finish();
   }
   return fail(*r.error);

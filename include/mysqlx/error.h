@@ -136,8 +136,10 @@ inline constexpr std::uint32_t BAD_DOCUMENT = 4002;      ///< not a JSON object,
 inline constexpr std::uint32_t DOCID_UNSUPPORTED = 4003; ///< docid-mode=server, server can't
 inline constexpr std::uint32_t USAGE = 4004;             ///< API misuse, Value conversions
 inline constexpr std::uint32_t PARSE = 4005;             ///< expression or URI syntax
-inline constexpr std::uint32_t COMPRESSION = 4006;       ///< bad compressed payload
-inline constexpr std::uint32_t TIMEOUT = 4007;           ///< connect or read timeout
+/// compression=required on a server that offers none of the algorithms
+/// allowed (MySQL 5.7), or a compressed payload that does not decode
+inline constexpr std::uint32_t COMPRESSION = 4006;
+inline constexpr std::uint32_t TIMEOUT = 4007; ///< connect or read timeout
 } // namespace errc
 
 MYSQLX_NAMESPACE_END

@@ -35,9 +35,11 @@ TEST(Policy, ServerModeOnServerThatCannotFailsClearly) {
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.err().code, cdk::client_errc::docid_unsupported);
   EXPECT_EQ(p.err().origin, cdk::error_origin::client);
+  // The same words as the handshake's probe gives, which the README quotes.
   EXPECT_EQ(p.err().message,
-            "docid-mode=server but the server does not generate document ids (MySQL 5.7 X "
-            "Plugin?)");
+            "docid-mode=server, but this server does not generate document ids (it does not know "
+            "Expect condition EXPECT_DOCID_GENERATED, as MySQL 5.7's X Plugin does not)");
+  EXPECT_EQ(p.err().message, cdk::docid::server_ids_unsupported().message);
 }
 
 TEST(Policy, Names) {
