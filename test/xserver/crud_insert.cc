@@ -80,7 +80,8 @@ std::optional<x_error> session::render_document_rows(const Mysqlx::Crud::Insert&
   };
   auto quote = [this](std::string_view text) { return m_db->quote(text); };
   for (const auto& row : msg.row()) {
-    auto doc = render_document(row.field(0), args, quote, emulate_57() ? nullptr : &make_id);
+    auto doc = render_document(row.field(0), args, quote, emulate_57() ? nullptr : &make_id,
+                               emulate_57() ? json_dialect::mysql57 : json_dialect::mysql80);
     if (!doc.ok()) return from_cdk(doc.err());
     out.docs.push_back(std::move(doc.value().sql));
   }

@@ -128,7 +128,8 @@ std::optional<std::string> expr_to_json(const Expr& expr, const args_t& args) {
 
 cdk::result<rendered_doc> render_document(const Expr& expr, const args_t& args,
                                           const std::function<std::string(std::string_view)>& quote,
-                                          const std::function<std::string()>* make_id) {
+                                          const std::function<std::string()>* make_id,
+                                          json_dialect dialect) {
   rendered_doc out;
   // The id goes in by splicing it into the JSON text (an object) or, for
   // anything else the rule says lacks an id, with JSON_SET as MySQL does
@@ -144,8 +145,11 @@ cdk::result<rendered_doc> render_document(const Expr& expr, const args_t& args,
     return "JSON_SET(" + quote(text) + ", '$._id', " + quote(id) + ")";
   };
   if (const Scalar* s = inspected_scalar(expr, args)) {
-    const std::string& text =
+    const std::string& given =
         s->type() == Scalar::V_STRING ? s->v_string().value() : s->v_octets().value();
+    std::optional<std::string> decoded;
+    if (given.find('\\') != std::string::npos) decoded = mysql_json_text(given, dialect);
+    const std::string& text = decoded ? *decoded : given;
     // Text that is not JSON counts as "has an id" (the server's SAX scan
     // ends in an error) and reaches MariaDB unchanged, which rejects it.
     const auto scan = cdk::json::scan_for_id(text, cdk::json::scan_mode::stop_at_id);

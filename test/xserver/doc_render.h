@@ -6,6 +6,7 @@
 
 #include "cdk/foundation/error.h"
 #include "mysqlx_crud.pb.h"
+#include "test/xserver/json_text.h"
 
 #include <functional>
 #include <optional>
@@ -20,11 +21,15 @@ struct rendered_doc {
 
 // make_id is called only for a document that lacks `_id` (and only when it is
 // set: 5.7 emulation passes none). quote makes an SQL string literal.
+// JSON text with escapes is stored as MySQL would print it back (`dialect`):
+// MariaDB matches '$._id' against a key as written, so a key written
+// "\u005fid" was not found, where MySQL, which stores parsed JSON, finds it.
 cdk::result<rendered_doc>
 render_document(const Mysqlx::Expr::Expr& expr,
                 const google::protobuf::RepeatedPtrField<Mysqlx::Datatypes::Scalar>& args,
                 const std::function<std::string(std::string_view)>& quote,
-                const std::function<std::string()>* make_id);
+                const std::function<std::string()>* make_id,
+                json_dialect dialect = json_dialect::mysql80);
 
 // An Object/Array/literal tree as JSON text; nullopt if it holds anything
 // that only SQL can evaluate (functions, operators, identifiers...).

@@ -81,7 +81,13 @@ std::string to_utf8mb4(std::string_view text, const MARIADB_CHARSET_INFO* from) 
   if (!from->encoding || std::strcmp(from->encoding, "UTF-8") == 0) return std::string(text);
   // libmariadb names each charset's iconv encoding; its own
   // mariadb_convert_string() is a stub (EOPNOTSUPP) in some builds.
-  iconv_t cd = iconv_open("UTF-8", from->encoding);
+  // MySQL's utf16 and utf32 are big-endian; iconv reads "UTF16"/"UTF32"
+  // without a byte order mark in the host's order ('café' came out as four
+  // CJK characters), so name the order.
+  const char* encoding = from->encoding;
+  if (std::strcmp(encoding, "UTF16") == 0) encoding = "UTF-16BE";
+  if (std::strcmp(encoding, "UTF32") == 0) encoding = "UTF-32BE";
+  iconv_t cd = iconv_open("UTF-8", encoding);
   if (cd == reinterpret_cast<iconv_t>(-1)) return std::string(text);
   // A character of any charset takes at most 4 bytes in utf8mb4, and none
   // takes fewer than 1 byte in its own.

@@ -113,12 +113,24 @@ TEST_P(AddTest, BadDocumentsAreClientErrorsNamingTheDocumentAndNothingIsSent) {
     } catch (const Error& e) {
       EXPECT_TRUE(e.isClientError());
       EXPECT_EQ(e.code(), errc::BAD_DOCUMENT);
-      EXPECT_NE(std::string(e.what()).find("Document 1"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("Document 2 "), std::string::npos) << e.what();
     }
   }
   EXPECT_EQ(count(), 0u);
   // The session is still usable.
   EXPECT_EQ(m_coll->add(R"({"n": 9})").execute().getAffectedItemsCount(), 1u);
+}
+
+// A key written with an escape is the same key: MySQL stores parsed JSON, so
+// "\u005fid" is `_id` (xserverd on MariaDB used to fail with 5115).
+TEST_P(AddTest, AnIdKeyWrittenWithEscapesIsTheId) {
+  Result r = m_coll->add(R"({"\u005fid": "b\u0031", "n": 5, "t\u0061g": "caf\u00e9"})").execute();
+  EXPECT_TRUE(r.getGeneratedIds().empty());
+  EXPECT_EQ(stored(), (std::map<std::string, std::int64_t>{{"b1", 5}}));
+  DbDoc d = m_coll->getOne("b1");
+  ASSERT_FALSE(d.isNull());
+  EXPECT_EQ(d["tag"].get<std::string>(), "caf\xc3\xa9");
+  EXPECT_EQ(d["_id"].get<std::string>(), "b1");
 }
 
 TEST_P(AddTest, NonAddResultsHaveNoGeneratedIds) {
@@ -137,6 +149,13 @@ TEST(DocIdModeTest, ServerModeOn57FailsAtSessionCreation) {
     FAIL() << "docid-mode=server accepted by a 5.7 server";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), errc::DOCID_UNSUPPORTED) << e.what();
+    // The words the README quotes.
+    EXPECT_NE(std::string(e.what()).find(
+                  "docid-mode=server, but this server does not generate document ids (it does "
+                  "not know Expect condition EXPECT_DOCID_GENERATED, as MySQL 5.7's X Plugin "
+                  "does not)"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -165,6 +165,26 @@ TEST(ColumnMetadata, OtherCharsetsAreSentAsUtf8mb4) {
   EXPECT_EQ(to_utf8mb4("\x81", sjis), "\x81");
 }
 
+// MySQL's utf16 and utf32 are big-endian, as MariaDB sends them; iconv's
+// "UTF16" read them in the host's order ('café' became four CJK characters).
+TEST(ColumnMetadata, Utf16AndUtf32AreBigEndian) {
+  using namespace std::string_literals;
+  constexpr unsigned utf16_general_ci = 54, utf16le_general_ci = 56, utf32_general_ci = 60,
+                     ucs2_general_ci = 35;
+  const auto* utf16 = charset_to_convert(field(MYSQL_TYPE_VAR_STRING, 20, 0, utf16_general_ci));
+  ASSERT_NE(utf16, nullptr);
+  EXPECT_EQ(to_utf8mb4("\0c\0a\0f\0\xe9\xd8\x3d\xde\x00"s, utf16), "caf\xc3\xa9\xf0\x9f\x98\x80");
+  const auto* utf16le = charset_to_convert(field(MYSQL_TYPE_VAR_STRING, 20, 0, utf16le_general_ci));
+  ASSERT_NE(utf16le, nullptr);
+  EXPECT_EQ(to_utf8mb4("c\0a\0f\0\xe9\0"s, utf16le), "caf\xc3\xa9");
+  const auto* utf32 = charset_to_convert(field(MYSQL_TYPE_VAR_STRING, 40, 0, utf32_general_ci));
+  ASSERT_NE(utf32, nullptr);
+  EXPECT_EQ(to_utf8mb4("\0\0\0c\0\0\0\xe9"s, utf32), "c\xc3\xa9");
+  const auto* ucs2 = charset_to_convert(field(MYSQL_TYPE_VAR_STRING, 20, 0, ucs2_general_ci));
+  ASSERT_NE(ucs2, nullptr);
+  EXPECT_EQ(to_utf8mb4("\0c\0\xe9"s, ucs2), "c\xc3\xa9");
+}
+
 Mysqlx::Expect::Open open_with(std::vector<std::pair<unsigned, std::string>> conds) {
   Mysqlx::Expect::Open o;
   for (const auto& [k, v] : conds) {
