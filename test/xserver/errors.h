@@ -70,6 +70,15 @@ inline constexpr std::uint32_t no_such_thread = 1094;
 // (ngs::Client::on_read_timeout). mysqld_error.h is generated; 1810 is the
 // number Connector/J's MysqlErrorNumbers gives it.
 inline constexpr std::uint32_t io_read_error = 1810;
+// ER_SESSION_WAS_KILLED: the notice before the X Plugin closes a session
+// whose THD was killed (KILL <its id>, from itself or another session).
+inline constexpr std::uint32_t session_was_killed = 3169;
+// What MariaDB's client library reports once its session is gone: the
+// killed statement's ER_CONNECTION_KILLED, then CR_SERVER_GONE_ERROR and
+// CR_SERVER_LOST for every later statement.
+inline constexpr std::uint32_t mariadb_connection_killed = 1927;
+inline constexpr std::uint32_t mariadb_server_gone = 2006;
+inline constexpr std::uint32_t mariadb_server_lost = 2013;
 } // namespace errc
 
 // One error reply. sql_state defaults to the X Plugin's "HY000"; errors passed

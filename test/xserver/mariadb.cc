@@ -67,6 +67,12 @@ x_error mariadb_conn::last_error() const {
   return e;
 }
 
+bool mariadb_conn::gone() const {
+  const unsigned code = mysql_errno(m_mysql.get());
+  return code == errc::mariadb_connection_killed || code == errc::mariadb_server_gone ||
+         code == errc::mariadb_server_lost;
+}
+
 bool mariadb_conn::exec(std::string_view sql, x_error* err) {
   if (mysql_real_query(m_mysql.get(), sql.data(), sql.size()) != 0) {
     if (err) *err = last_error();

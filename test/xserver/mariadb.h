@@ -39,7 +39,10 @@ public:
   // Runs a query and returns all rows as text (nullopt on error).
   std::optional<std::vector<std::vector<std::optional<std::string>>>>
   select(std::string_view sql, x_error* err = nullptr);
-  x_error last_error() const;                     // MariaDB's code, SQLSTATE and text
+  x_error last_error() const; // MariaDB's code, SQLSTATE and text
+  // Whether the last statement found this session gone (killed, or the
+  // MariaDB server lost): nothing more can run on it.
+  bool gone() const;
   std::string quote(std::string_view text) const; // 'text', escaped for this connection
   std::uint64_t thread_id() const;
   bool reset(); // COM_RESET_CONNECTION: session variables, temporary tables, locks

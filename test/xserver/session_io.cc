@@ -48,7 +48,18 @@ close_reason session::run() {
         m_closing = true;
         break;
       }
+      const std::size_t reply_start = m_out.bytes().size();
       dispatch(f.value()->type, f.value()->payload);
+      if (m_db && m_db->gone()) {
+        // As the X Plugin does for a killed session: no reply to the request
+        // that found it gone, a GLOBAL notice, then the connection closes,
+        // rather than 2006 on every later request.
+        if (m_out.bytes().size() >= reply_start) m_out.bytes().resize(reply_start);
+        m_out.notice_warning(3 /* ERROR */, errc::session_was_killed, "Session was killed",
+                             /*local=*/false);
+        m_closing = true;
+        break;
+      }
       if (m_faults.message_done()) {
         flush();
         m_closing = true;

@@ -169,6 +169,29 @@ TEST(SessionTest, AnIdleSessionTheServerClosedIsAnErrorThatSaysWhy) {
   EXPECT_THROW(s.sql("SELECT 1").execute(), Error); // and stays closed
 }
 
+// KILL of the session's own connection ends the session, as MySQL does
+// (its X Plugin sends a "Session was killed" notice and closes); xserverd
+// used to answer 2006 to every later call on a session that looked open.
+TEST(SessionTest, KillingItsOwnConnectionEndsTheSession) {
+  Session s = open80();
+  const auto id = s.sql("SELECT CONNECTION_ID()").execute().fetchOne()[0].get<std::uint64_t>();
+  // The KILL itself, or at the latest the next call, meets the closed
+  // connection, with the server's reason.
+  try {
+    s.sql("KILL " + std::to_string(id)).execute();
+    s.sql("SELECT 1").execute();
+    ADD_FAILURE() << "the session is still usable after KILL of its own connection";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::LOST_CONNECTION) << e.what();
+    EXPECT_NE(std::string(e.what()).find("notice 3169 'Session was killed'"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(s.sql("SELECT 1").execute(), Error); // and it stays closed
+  // Another session is unaffected.
+  Session other = open80();
+  EXPECT_EQ(other.sql("SELECT 2").execute().fetchOne()[0].get<int>(), 2);
+}
+
 TEST(SqlTest, WarningLevelsAreTheServers) {
   Session s = open80();
   // A note: DROP of a table that does not exist, with IF EXISTS (1051).
