@@ -50,6 +50,17 @@ TEST(DocumentCheck, InvalidJsonGivesReasonAndOffset) {
   EXPECT_NE(r.reason.find("NUL"), std::string::npos) << r.reason;
 }
 
+// Issue 33, item 11: a NUL byte inside a line is named, with its offset
+// (from 0, as the parser's), not reported as a missing quotation mark or an
+// empty document.
+TEST(DocumentCheck, NulByteIsNamedWithItsOffset) {
+  auto r = check_document(std::string("{\"a\":\"x\0y\"}", 11));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.reason, "not valid JSON: a NUL byte at offset 7") << r.reason;
+  r = check_document(std::string("\0{\"a\":1}", 8));
+  EXPECT_EQ(r.reason, "not valid JSON: a NUL byte at offset 0") << r.reason;
+}
+
 // The library refuses a second top-level _id too, but names the document by
 // its place in the batch counted from 0; checked here, it is named by its
 // line and can be skipped. A nested second _id is a different member.
