@@ -1,6 +1,7 @@
 #include "importer.h"
 
 #include "batch.h"
+#include "batch_queue.h"
 #include "batch_store.h"
 #include "document_check.h"
 #include "json_input.h"
@@ -9,10 +10,8 @@
 
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <cstring>
-#include <deque>
 #include <fcntl.h>
 #include <iomanip>
 #include <map>
@@ -36,65 +35,6 @@ constexpr std::uint64_t max_listed_invalid = 100;
 bool is_set(const std::atomic<int>* flag) {
   return flag != nullptr && flag->load() != 0;
 }
-
-// Batches from the reader to the sessions; bounded, so that a fast reader
-// holds at most a few batches per session in memory.
-class batch_queue {
-public:
-  batch_queue(std::size_t capacity, const std::atomic<int>* interrupted)
-      : m_capacity(capacity), m_interrupted(interrupted) {}
-
-  // False when the import stopped (or was interrupted) and the batch was
-  // not queued.
-  bool push(batch&& b) {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    // A signal handler cannot notify: look at its flag now and then.
-    while (!m_cv_not_full.wait_for(lock, std::chrono::milliseconds(100),
-                                   [&] { return m_stopped || m_items.size() < m_capacity; })) {
-      if (is_set(m_interrupted)) return false;
-    }
-    if (m_stopped) return false;
-    m_items.push_back(std::move(b));
-    m_cv_not_empty.notify_one();
-    return true;
-  }
-  std::optional<batch> pop() {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    m_cv_not_empty.wait(lock, [&] { return m_stopped || m_closed || !m_items.empty(); });
-    if (m_stopped || m_items.empty()) return std::nullopt;
-    batch b = std::move(m_items.front());
-    m_items.pop_front();
-    m_cv_not_full.notify_one();
-    return b;
-  }
-  // No more batches will come; the queued ones are still handed out.
-  void close() {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    m_closed = true;
-    m_cv_not_empty.notify_all();
-  }
-  // The import stops: queued batches (not sent yet) are dropped, nothing
-  // more is taken; the batches in flight finish.
-  void stop() {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    m_stopped = true;
-    m_items.clear();
-    m_cv_not_empty.notify_all();
-    m_cv_not_full.notify_all();
-  }
-  bool stopped() {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    return m_stopped;
-  }
-
-private:
-  std::mutex m_mutex;
-  std::condition_variable m_cv_not_empty, m_cv_not_full;
-  std::deque<batch> m_items;
-  std::size_t m_capacity;
-  const std::atomic<int>* m_interrupted;
-  bool m_closed = false, m_stopped = false;
-};
 
 // What the sessions stored, and how far the input is stored without a gap
 // (batches finish out of order when there are several sessions).
@@ -391,6 +331,14 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
                           reject_file ? &*reject_file : nullptr,
                           messages};
         while (auto b = queue.pop()) {
+          // Leaves the in-flight set last, after a failure has stopped the
+          // queue: a batch waiting for this one's _ids is then dropped.
+          struct in_flight {
+            batch_queue& q;
+            const batch& b;
+            ~in_flight() { q.finished(b); }
+          } guard{queue, *b};
+          if (!queue.wait_turn(*b)) return;
           store_progress p;
           try {
             store_batch(ctx, *b, p);
