@@ -5,6 +5,8 @@
 #include "batch_store.h"
 #include "document_check.h"
 #include "json_input.h"
+#include "preflight.h"
+#include "printable.h"
 #include "progress_display.h"
 #include "progress_log.h"
 
@@ -214,8 +216,9 @@ std::optional<std::string> changed_entry(const std::vector<std::string>& inputs,
   std::uint64_t entries = 0;
   for (const auto& name : inputs) {
     input_file file(name);
-    // Regular files: a read never blocks, so a signal need not break it.
-    json_input in(file.fd(), file.name(), opts.max_document, opts.format);
+    // Regular files: a read never blocks, so the flag is what a signal
+    // stops it with (read_interrupted).
+    json_input in(file.fd(), file.name(), opts.max_document, opts.format, opts.interrupted);
     entry e;
     while (in.next(e)) {
       if (e.fatal) return std::nullopt; // the import itself stops there and says why
@@ -226,6 +229,36 @@ std::optional<std::string> changed_entry(const std::vector<std::string>& inputs,
     }
   }
   return std::nullopt;
+}
+
+// The server's mysqlx_max_connections, when it says (X Plugin 5.7 and 8.0,
+// xserverd); nothing when it cannot be read.
+std::optional<std::uint64_t> max_connections(mysqlx::Session& s) {
+  try {
+    mysqlx::Row row = s.sql("SELECT @@mysqlx_max_connections").execute().fetchOne();
+    if (row && row[0].getType() != mysqlx::Value::VNULL) return row[0].get<std::uint64_t>();
+  } catch (const mysqlx::Error&) {
+    // Not an X Plugin variable here: the limit is not checked beforehand.
+  }
+  return std::nullopt;
+}
+
+// Why the server refused session `i` (from 0) of `n`: a server at its
+// mysqlx_max_connections closes a new connection at once, before its
+// greeting (the X Plugin, xserverd), which the library reports as a lost
+// connection.
+std::string refused_session(unsigned i, unsigned n, const mysqlx::Error& e,
+                            std::optional<std::uint64_t> limit) {
+  std::ostringstream msg;
+  msg << "the server closed connection " << i + 1 << " of " << n << " while it was being set up ("
+      << e.what();
+  if (e.code() != 0) msg << ", error " << e.code();
+  msg << "): that is how a server refuses a connection when it already serves"
+         " mysqlx_max_connections";
+  if (limit) msg << " = " << *limit;
+  msg << " X Protocol connections (other clients' sessions count); use a smaller -j, or raise"
+         " mysqlx_max_connections. Nothing was stored";
+  return msg.str();
 }
 
 const char* signal_name(int sig) {
@@ -239,6 +272,18 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   std::vector<std::string> inputs = opts.inputs;
   if (inputs.empty()) inputs.push_back("-");
   const unsigned parallel = std::max(1u, opts.parallel);
+  outcome res;
+
+  // Before any connection: a missing input stops nothing half-way (its
+  // job's key is the same once it exists, but a run that can store
+  // everything is better), and --rejects must name no input.
+  std::optional<std::string> cannot = unreadable_input(inputs);
+  if (!cannot && !opts.rejects.empty()) cannot = rejects_is_an_input(opts.rejects, inputs);
+  if (cannot) {
+    err << "mysqlx-import: " << printable(*cannot) << "\n";
+    res.ok = false;
+    return res;
+  }
 
   // Sessions first: a bad URI or password fails before anything is read.
   mysqlx::SessionSettings settings(opts.uri);
@@ -258,9 +303,19 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   sessions.emplace_back(settings);
   if (schema_name.empty())
     throw mysqlx::ClientError(mysqlx::errc::USAGE, "no schema: give --schema or one in the URI");
+  // -j above what the server takes at all is said before anything is done.
+  std::optional<std::uint64_t> limit;
+  if (parallel > 1) limit = max_connections(sessions[0]);
+  if (limit && parallel > *limit) {
+    err << "mysqlx-import: -j " << parallel << " needs " << parallel
+        << " connections, and the server takes at most " << *limit
+        << " (mysqlx_max_connections), the sessions of other clients included: use a smaller -j,"
+           " or raise mysqlx_max_connections\n";
+    res.ok = false;
+    return res;
+  }
   sessions[0].createSchema(schema_name, true).createCollection(opts.collection, true);
 
-  outcome res;
   const progress_log log(schema_name, opts.collection, inputs);
   log.prepare(sessions[0]);
   if (opts.restart) log.clear(sessions[0]);
@@ -291,8 +346,18 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   // this run's own records are all there is.
   if (job.completed && !opts.resume) log.clear(sessions[0]);
   if (!earlier.empty() && total_size(inputs)) {
-    if (auto at = changed_entry(inputs, earlier, opts)) {
-      err << "mysqlx-import: " << *at
+    std::optional<std::string> at;
+    try {
+      at = changed_entry(inputs, earlier, opts);
+    } catch (const read_interrupted&) {
+      res.signal = opts.interrupted->load();
+      err << "mysqlx-import: interrupted (" << signal_name(res.signal)
+          << ") while the input was checked against the import being resumed: nothing stored\n";
+      res.ok = false;
+      return res;
+    }
+    if (at) {
+      err << "mysqlx-import: " << printable(*at)
           << ": not the entry the import being resumed stored here: the input changed since"
              " (--resume needs the same input; restore it, or --restart to import everything"
              " again)\n";
@@ -302,11 +367,22 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   }
   resumed_ranges resumed(std::move(earlier));
 
+  // Opened at the first skipped entry; a --resume appends to the rejects of
+  // the runs it resumes (their entries are recorded, never met again).
   std::optional<rejects> reject_file;
-  if (!opts.rejects.empty()) reject_file.emplace(opts.rejects);
+  if (!opts.rejects.empty()) reject_file.emplace(opts.rejects, opts.resume);
   message_sink messages(err);
 
-  for (unsigned i = 1; i < parallel; ++i) sessions.emplace_back(settings);
+  for (unsigned i = 1; i < parallel; ++i) {
+    try {
+      sessions.emplace_back(settings);
+    } catch (const mysqlx::Error& e) {
+      if (!e.isConnectionError() && e.code() != 2013) throw;
+      messages.line(refused_session(i, parallel, e, limit ? limit : max_connections(sessions[0])));
+      res.ok = false;
+      return res;
+    }
+  }
   std::vector<mysqlx::Collection> colls;
   colls.reserve(parallel);
   for (auto& s : sessions) colls.push_back(s.getSchema(schema_name).getCollection(opts.collection));
@@ -358,9 +434,17 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
                 << " failed";
             if (p.documents || p.refused)
               msg << " after " << count(p.documents, "document") << " of it were stored";
+            if (p.record_failed) msg << ": its progress record was refused";
             msg << ": " << e.what();
             if (e.code() != 0) msg << " (error " << e.code() << ")";
             book.failed(msg.str(), false);
+            queue.stop();
+            return;
+          } catch (const rejects_error& e) {
+            // A skipped entry that could not be written: as lost as an
+            // entry not stored, so the import stops (it is not recorded).
+            book.add(p);
+            book.failed(e.what(), false);
             queue.stop();
             return;
           }
@@ -375,10 +459,13 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   }
 
   // The reader: this thread.
-  std::optional<std::string> stop_reason; // an invalid entry without --skip-invalid
-  // The stop is an input not in the format named (or not the input being
-  // resumed): --skip-invalid cannot go past it.
-  bool stop_fatal = false;
+  std::optional<std::string> stop_reason; // where the reader stopped
+  // Why, for the advice: an invalid entry without --skip-invalid (fix it or
+  // skip it); an input not in the format named, or not the input being
+  // resumed, or one that cannot be read (--skip-invalid cannot go past
+  // those); a skipped entry that --rejects could not take.
+  enum class stop_kind { entry, input, unreadable, rejects } stop = stop_kind::entry;
+  std::string current_input;
   std::uint64_t entries = 0, seq = 0, bytes_before = 0;
   std::uint64_t offset = 0, flushed_offset = 0; // in all inputs together
   std::uint64_t flushed_entries = 0; // entries [0, flushed_entries) are in queued batches
@@ -394,17 +481,28 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     cur = batch{};
     return queued;
   };
+  // Skips an invalid entry; false when --rejects could not take it (the
+  // import stops there, the entry not skipped, as one it could not store).
   auto invalid = [&](const position& at, const std::string& reason, const std::string& text) {
+    if (reject_file) {
+      try {
+        reject_file->add(at, text, reason);
+      } catch (const rejects_error& e) {
+        messages.line(e.what());
+        return false;
+      }
+    }
     if (res.invalid_skipped < max_listed_invalid)
       messages.line(where(at) + ": skipped: " + reason);
     else if (res.invalid_skipped == max_listed_invalid)
       messages.line("further invalid entries are skipped and counted, not listed");
     ++res.invalid_skipped;
-    if (reject_file) reject_file->add(at, text, reason);
+    return true;
   };
   try {
     for (const auto& name : inputs) {
       if (stop_reason || queue.stopped() || is_set(opts.interrupted)) break;
+      current_input = name == "-" ? "<stdin>" : name;
       input_file file(name);
       json_input in(file.fd(), file.name(), opts.max_document, opts.format, opts.interrupted);
       entry e;
@@ -416,7 +514,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
           const std::string at = file.name() + ":" + std::to_string(e.line);
           messages.line(at + ": " + e.error);
           stop_reason = at;
-          stop_fatal = true;
+          stop = stop_kind::input;
           // Documents not yet sent are dropped: an input that is not the
           // array it was said to be (JSON lines with --json-array) is mostly
           // not stored at all, instead of its first line's elements.
@@ -438,7 +536,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             messages.line(at + ": not the entry the import being resumed stored here: the input"
                                " changed since (--resume needs the same input)");
             stop_reason = at;
-            stop_fatal = true;
+            stop = stop_kind::input;
             cur = batch{};
             entries = flushed_entries;
             break;
@@ -461,7 +559,12 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             stop_reason = at;
             break;
           }
-          invalid({file.name(), e.line}, reason, e.text);
+          if (!invalid({file.name(), e.line}, reason, e.text)) {
+            --entries;
+            stop_reason = at;
+            stop = stop_kind::rejects;
+            break;
+          }
           continue;
         }
         if ((opts.replace || opts.patch) && c.has_id && !c.id_is_string) {
@@ -477,7 +580,12 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             stop_reason = at;
             break;
           }
-          invalid({file.name(), e.line}, why, e.text);
+          if (!invalid({file.name(), e.line}, why, e.text)) {
+            --entries;
+            stop_reason = at;
+            stop = stop_kind::rejects;
+            break;
+          }
           continue;
         }
         if (cur.files.empty() || cur.files.back().second != file.name())
@@ -502,16 +610,27 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   } catch (const read_interrupted&) {
     // The signal's flag is set: the batch being filled is not sent.
   } catch (const std::runtime_error& e) {
-    // A read error is a stop like an invalid entry: what came before is stored.
+    // An input that cannot be opened or read stops the import: what came
+    // before it is stored.
     messages.line(e.what());
     flush();
-    stop_reason = "a read error";
+    stop_reason = current_input;
+    stop = stop_kind::unreadable;
   }
   res.signal = opts.interrupted ? opts.interrupted->load() : 0;
   if (res.signal) queue.stop(); // what is queued is not in flight yet
   queue.close();
   for (auto& w : workers) w.join();
   if (bar) bar->finish();
+  // The skipped entries' files closed before the import is called complete:
+  // a close that fails may have lost the last of them.
+  if (reject_file) {
+    try {
+      reject_file->close();
+    } catch (const rejects_error& e) {
+      book.failed(e.what(), false);
+    }
+  }
 
   // COMMITs whose reply was lost: the progress record, read on a new
   // session, tells whether each was applied.
@@ -582,8 +701,12 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
       msg << "; the first " << count(res.stored_prefix, "entry", "entries")
           << " of the input are all stored";
     msg << "; ";
-    if (stop_fatal)
+    if (stop == stop_kind::input && stop_reason)
       msg << "once the input is fixed, " << resume_advice;
+    else if (stop == stop_kind::unreadable && stop_reason && !failure)
+      msg << "once the input can be read, " << resume_advice;
+    else if (stop == stop_kind::rejects && stop_reason && !failure)
+      msg << "once --rejects can be written, " << resume_advice;
     else if (entry_failure || (stop_reason && !failure && !res.signal))
       msg << "fix that entry in place (keeping its line) and " << resume_advice
           << ", or add --skip-invalid to skip it"
@@ -606,11 +729,13 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
                     e.what());
     }
   }
-  if (reject_file && reject_file->written())
-    messages.line(count(reject_file->written(), "skipped entry", "skipped entries") +
-                  " written to " + opts.rejects + ", " +
-                  (reject_file->written() == 1 ? "its reason" : "their reasons") + " in " +
-                  opts.rejects + ".reasons");
+  if (reject_file && reject_file->written()) {
+    const std::uint64_t n = reject_file->written(), before = reject_file->earlier();
+    messages.line(count(n, "skipped entry", "skipped entries") + " written to " + opts.rejects +
+                  (before ? " after the " + std::to_string(before) + " of earlier runs" : "") +
+                  ", " + (n == 1 ? "its reason" : "their reasons") + " in " + opts.rejects +
+                  ".reasons");
+  }
   const double rate = res.seconds > 0 ? static_cast<double>(res.documents) / res.seconds : 0;
   out << "documents " << res.documents;
   if (opts.replace || opts.patch)
