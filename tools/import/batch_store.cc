@@ -132,9 +132,33 @@ range_counts counts(const batch& b, std::size_t lo, std::size_t hi) {
   return c;
 }
 
-// Documents [lo, hi) and their record, in one transaction.
+// The batch's skipped entries in [first, end), not yet dealt with, to
+// --rejects; each is then `covered`. Called inside the transaction that
+// records them, before its COMMIT: a write that fails rolls it back, so an
+// entry is never recorded without being written (a COMMIT that fails after
+// the write leaves it written and not recorded: a --resume writes it again).
+void write_skipped(store_context& ctx, const batch& b, std::uint64_t first, std::uint64_t end,
+                   std::vector<bool>& covered) {
+  for (std::size_t k = 0; k < b.skipped.size(); ++k) {
+    const skipped_entry& s = b.skipped[k];
+    if (covered[k] || s.index < first || s.index >= end) continue;
+    if (ctx.reject_file) ctx.reject_file->add(s.at, s.text, s.reason);
+    covered[k] = true;
+  }
+}
+
+void roll_back(store_context& ctx) {
+  try {
+    ctx.session.rollback();
+  } catch (const mysqlx::Error&) {
+    // The first error is the one worth reporting.
+  }
+}
+
+// Documents [lo, hi) and their record, in one transaction, with the skipped
+// entries among them (their record is the range's).
 void store_range(store_context& ctx, const batch& b, std::size_t lo, std::size_t hi,
-                 store_progress& done, std::vector<std::size_t>& call) {
+                 store_progress& done, std::vector<std::size_t>& call, std::vector<bool>& covered) {
   progress_log::range r;
   r.first = b.entries[lo];
   r.end = b.entries[hi - 1] + 1;
@@ -147,6 +171,7 @@ void store_range(store_context& ctx, const batch& b, std::size_t lo, std::size_t
     const std::uint64_t replaced = add_documents(ctx, b, lo, hi, call);
     adding = false;
     ctx.log.record(ctx.session, r);
+    write_skipped(ctx, b, r.first, r.end, covered);
     done.in_commit = store_progress::pending{r, c.documents, replaced, c.without_id};
     ctx.session.commit();
     done.in_commit.reset();
@@ -160,17 +185,41 @@ void store_range(store_context& ctx, const batch& b, std::size_t lo, std::size_t
     // 2013 when its MariaDB dies during the COMMIT). The record, read
     // afterwards, tells. Before the COMMIT nothing of the range is stored:
     // the server rolls back the transaction of a session that ended.
-    if (!done.in_commit && !e.isConnectionError()) {
-      try {
-        ctx.session.rollback();
-      } catch (const mysqlx::Error&) {
-        // The range's own error is the one worth reporting.
-      }
-    }
+    if (!done.in_commit && !e.isConnectionError()) roll_back(ctx);
     // Only the documents' statements can refuse an entry: an error of the
     // record (a column it does not fit, a check on the table) is the
     // tool's or the table's, and bisecting would "skip" every entry.
     done.record_failed = !adding && !done.in_commit;
+    throw;
+  } catch (const rejects_error&) {
+    roll_back(ctx); // nothing of the range stored: a --resume tries it again
+    throw;
+  }
+}
+
+// The skipped entries no range of the batch covers (before its first
+// document, between two ranges of a bisected batch, all of a batch without
+// documents): recorded one by one, 0 documents each, in one transaction.
+void record_uncovered(store_context& ctx, const batch& b, std::vector<bool>& covered,
+                      store_progress& done) {
+  std::vector<std::size_t> left;
+  for (std::size_t k = 0; k < b.skipped.size(); ++k)
+    if (!covered[k]) left.push_back(k);
+  if (left.empty()) return;
+  ctx.session.startTransaction();
+  try {
+    for (const std::size_t k : left) {
+      const skipped_entry& s = b.skipped[k];
+      ctx.log.record(ctx.session, {s.index, s.index + 1, 0, s.digest});
+      write_skipped(ctx, b, s.index, s.index + 1, covered);
+    }
+    ctx.session.commit();
+  } catch (const mysqlx::Error& e) {
+    if (!e.isConnectionError()) roll_back(ctx);
+    done.record_failed = true; // never an entry's fault
+    throw;
+  } catch (const rejects_error&) {
+    roll_back(ctx);
     throw;
   }
 }
@@ -198,10 +247,10 @@ void refuse(store_context& ctx, const batch& b, std::size_t i, const std::vector
 }
 
 void store_bisecting(store_context& ctx, const batch& b, std::size_t lo, std::size_t hi,
-                     store_progress& done) {
+                     store_progress& done, std::vector<bool>& covered) {
   std::vector<std::size_t> call;
   try {
-    store_range(ctx, b, lo, hi, done, call);
+    store_range(ctx, b, lo, hi, done, call, covered);
     return;
   } catch (const mysqlx::Error& e) {
     // A failed COMMIT is never an entry's: its range is looked up instead.
@@ -214,8 +263,8 @@ void store_bisecting(store_context& ctx, const batch& b, std::size_t lo, std::si
   // Nothing of [lo, hi) is stored: each half on its own, in input order, so
   // that a duplicate is found at its later occurrence.
   const std::size_t mid = lo + (hi - lo) / 2;
-  store_bisecting(ctx, b, lo, mid, done);
-  store_bisecting(ctx, b, mid, hi, done);
+  store_bisecting(ctx, b, lo, mid, done, covered);
+  store_bisecting(ctx, b, mid, hi, done, covered);
 }
 
 } // namespace
@@ -380,7 +429,9 @@ bool refuses_an_entry(const mysqlx::Error& e) {
 }
 
 void store_batch(store_context& ctx, const batch& b, store_progress& done) {
-  if (!b.docs.empty()) store_bisecting(ctx, b, 0, b.docs.size(), done);
+  std::vector<bool> covered(b.skipped.size());
+  if (!b.docs.empty()) store_bisecting(ctx, b, 0, b.docs.size(), done, covered);
+  record_uncovered(ctx, b, covered, done);
 }
 
 } // namespace mysqlx_import

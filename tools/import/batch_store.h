@@ -24,10 +24,10 @@ namespace mysqlx_import {
 // <reason>". Shared by the reader and every session. The files are opened
 // at the first skipped entry, so a run that skips none touches nothing; a
 // --resume appends to what the runs it resumes wrote, any other run starts
-// them anew. An entry skipped inside a recorded range, or refused (recorded
-// on its own), is not met again by a --resume; one the reader skipped
-// between two batches is in no range, so a --resume meets it, and writes
-// it, again. run_import() checks first that neither file is an input.
+// them anew. Each skipped entry is written in the transaction that records
+// it as dealt with, before its COMMIT, so that a --resume does not meet it
+// (nor write it) again. run_import() checks first that neither file is an
+// input.
 // Every write is checked: add() throws rejects_error when one fails, and
 // the import stops as it does for an entry it cannot store.
 struct rejects_error : std::runtime_error {
@@ -114,9 +114,10 @@ struct entry_refused {
 // document) rather than the session, the statement or the server as a whole.
 bool refuses_an_entry(const mysqlx::Error& e);
 
-// Stores `b`. Throws entry_refused (above), the mysqlx::Error of a failure
-// that is not an entry's (nothing more of the batch stored; a progress
-// record the server refuses is never an entry's), or rejects_error.
+// Stores `b`, and records (and writes to --rejects) its skipped entries.
+// Throws entry_refused (above), the mysqlx::Error of a failure that is not
+// an entry's (nothing more of the batch stored; a progress record the
+// server refuses is never an entry's), or rejects_error.
 void store_batch(store_context& ctx, const batch& b, store_progress& done);
 
 } // namespace mysqlx_import

@@ -38,6 +38,10 @@ bool is_set(const std::atomic<int>* flag) {
   return flag != nullptr && flag->load() != 0;
 }
 
+// What stopped the sessions, for the advice: an entry refused (fix it, or
+// skip it), --rejects that could not be written, anything else.
+enum class fault { other, entry, rejects };
+
 // What the sessions stored, and how far the input is stored without a gap
 // (batches finish out of order when there are several sessions).
 class ledger {
@@ -67,11 +71,11 @@ public:
     if (end == batch_end) input_bytes.fetch_add(batch_bytes, std::memory_order_relaxed);
   }
   // The first failure wins; later ones are consequences of the stop.
-  void failed(const std::string& message, bool entry) {
+  void failed(const std::string& message, fault kind) {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (m_failure) return;
     m_failure = message;
-    m_entry_failure = entry;
+    m_fault = kind;
   }
   // A range of batch `b` whose COMMIT's reply was lost: if it is stored,
   // the batch is dealt with up to its end.
@@ -92,7 +96,7 @@ public:
 
   template <typename F> void read(F&& f) {
     std::lock_guard<std::mutex> lock(m_mutex);
-    f(m_documents, m_without_id, m_replaced, m_refused, m_prefix, m_failure, m_entry_failure);
+    f(m_documents, m_without_id, m_replaced, m_refused, m_prefix, m_failure, m_fault);
   }
 
   std::atomic<std::uint64_t> documents{0};
@@ -108,7 +112,7 @@ private:
   bool m_gap = false;       // a batch stopped part of the way: the prefix ends there
   std::uint64_t m_prefix;
   std::optional<std::string> m_failure;
-  bool m_entry_failure = false; // the failure is an entry refused
+  fault m_fault = fault::other;
   std::vector<doubt> m_in_doubt;
 };
 
@@ -423,7 +427,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
           } catch (const entry_refused& r) {
             book.add(p);
             book.done(*b, b->entries[r.doc]);
-            book.failed(r.message, true);
+            book.failed(r.message, fault::entry);
             queue.stop();
             return;
           } catch (const mysqlx::Error& e) {
@@ -437,14 +441,14 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             if (p.record_failed) msg << ": its progress record was refused";
             msg << ": " << e.what();
             if (e.code() != 0) msg << " (error " << e.code() << ")";
-            book.failed(msg.str(), false);
+            book.failed(msg.str(), fault::other);
             queue.stop();
             return;
           } catch (const rejects_error& e) {
             // A skipped entry that could not be written: as lost as an
             // entry not stored, so the import stops (it is not recorded).
             book.add(p);
-            book.failed(e.what(), false);
+            book.failed(e.what(), fault::rejects);
             queue.stop();
             return;
           }
@@ -463,8 +467,8 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   // Why, for the advice: an invalid entry without --skip-invalid (fix it or
   // skip it); an input not in the format named, or not the input being
   // resumed, or one that cannot be read (--skip-invalid cannot go past
-  // those); a skipped entry that --rejects could not take.
-  enum class stop_kind { entry, input, unreadable, rejects } stop = stop_kind::entry;
+  // those).
+  enum class stop_kind { entry, input, unreadable } stop = stop_kind::entry;
   std::string current_input;
   std::uint64_t entries = 0, seq = 0, bytes_before = 0;
   std::uint64_t offset = 0, flushed_offset = 0; // in all inputs together
@@ -472,7 +476,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   batch cur;
   auto flush = [&] {
     flushed_entries = entries;
-    if (cur.docs.empty()) return true;
+    if (cur.docs.empty() && cur.skipped.empty()) return true;
     cur.seq = seq++;
     cur.entries_end = entries;
     cur.input_bytes = offset - flushed_offset;
@@ -481,22 +485,22 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     cur = batch{};
     return queued;
   };
-  // Skips an invalid entry; false when --rejects could not take it (the
-  // import stops there, the entry not skipped, as one it could not store).
-  auto invalid = [&](const position& at, const std::string& reason, const std::string& text) {
-    if (reject_file) {
-      try {
-        reject_file->add(at, text, reason);
-      } catch (const rejects_error& e) {
-        messages.line(e.what());
-        return false;
-      }
-    }
+  // Skips invalid entry `index`: said now, recorded (and written to
+  // --rejects) with the batch it goes with. False when that batch could not
+  // be queued (the import stops).
+  auto invalid = [&](std::uint64_t index, const position& at, const std::string& reason,
+                     std::string text) {
     if (res.invalid_skipped < max_listed_invalid)
       messages.line(where(at) + ": skipped: " + reason);
     else if (res.invalid_skipped == max_listed_invalid)
       messages.line("further invalid entries are skipped and counted, not listed");
     ++res.invalid_skipped;
+    skipped_entry s{index, at, {}, reason, progress_log::digest(text, text)};
+    if (reject_file) s.text = std::move(text);
+    cur.bytes += s.text.size();
+    cur.skipped.push_back(std::move(s));
+    // Bounded like documents: a long run of invalid entries ends batches too.
+    if (cur.skipped.size() >= opts.batch_size || cur.bytes >= opts.batch_bytes) return flush();
     return true;
   };
   try {
@@ -559,12 +563,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             stop_reason = at;
             break;
           }
-          if (!invalid({file.name(), e.line}, reason, e.text)) {
-            --entries;
-            stop_reason = at;
-            stop = stop_kind::rejects;
-            break;
-          }
+          if (!invalid(index, {file.name(), e.line}, reason, std::move(e.text))) break;
           continue;
         }
         if ((opts.replace || opts.patch) && c.has_id && !c.id_is_string) {
@@ -580,12 +579,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             stop_reason = at;
             break;
           }
-          if (!invalid({file.name(), e.line}, why, e.text)) {
-            --entries;
-            stop_reason = at;
-            stop = stop_kind::rejects;
-            break;
-          }
+          if (!invalid(index, {file.name(), e.line}, why, std::move(e.text))) break;
           continue;
         }
         if (cur.files.empty() || cur.files.back().second != file.name())
@@ -628,7 +622,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     try {
       reject_file->close();
     } catch (const rejects_error& e) {
-      book.failed(e.what(), false);
+      book.failed(e.what(), fault::rejects);
     }
   }
 
@@ -658,18 +652,18 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   res.entries = entries;
   res.resumed_documents = resumed.documents();
   std::optional<std::string> failure;
-  bool entry_failure = false;
+  fault failure_kind = fault::other;
   std::uint64_t refused = 0;
   book.read([&](std::uint64_t docs, std::uint64_t without_id, std::uint64_t replaced,
                 std::uint64_t ref, std::uint64_t prefix, const std::optional<std::string>& f,
-                bool entry) {
+                fault kind) {
     res.documents = docs;
     res.ids_generated = without_id;
     res.replaced = replaced;
     refused = ref;
     res.stored_prefix = prefix;
     failure = f;
-    entry_failure = entry;
+    failure_kind = kind;
   });
   res.invalid_skipped += refused;
   res.seconds = std::chrono::duration<double>(clock_type::now() - start).count();
@@ -705,9 +699,9 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
       msg << "once the input is fixed, " << resume_advice;
     else if (stop == stop_kind::unreadable && stop_reason && !failure)
       msg << "once the input can be read, " << resume_advice;
-    else if (stop == stop_kind::rejects && stop_reason && !failure)
-      msg << "once --rejects can be written, " << resume_advice;
-    else if (entry_failure || (stop_reason && !failure && !res.signal))
+    else if (failure && failure_kind == fault::rejects)
+      msg << "once --rejects " << opts.rejects << " can be written, " << resume_advice;
+    else if ((failure && failure_kind == fault::entry) || (stop_reason && !failure && !res.signal))
       msg << "fix that entry in place (keeping its line) and " << resume_advice
           << ", or add --skip-invalid to skip it"
           << (failure && failure->find("(error 5116)") != std::string::npos && !opts.replace &&
