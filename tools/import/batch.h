@@ -41,7 +41,10 @@ struct skipped_entry {
 struct batch {
   std::uint64_t seq = 0;
   std::vector<std::string> docs;
-  std::vector<std::string> ids;       // each document's string _id ("" when none or not a string)
+  std::vector<std::string> ids; // each document's string _id ("" when none or not a string)
+  // Hashes of the documents' _id keys (check_result::id_key), for the order
+  // of batches that share one (batch_queue).
+  std::vector<std::uint64_t> id_hashes;
   std::vector<std::uint64_t> lines;   // each document's line in its input
   std::vector<std::uint64_t> entries; // each document's entry number in the whole input (from 0)
   std::vector<std::pair<std::size_t, std::string>> files; // (first document, input) of each input

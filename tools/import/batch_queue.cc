@@ -2,20 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
-#include <string>
 
 namespace mysqlx_import {
 
 namespace {
 
-// The batch's string _ids, hashed, sorted and unique. A collision only
-// makes a batch wait when it need not; documents without an _id (or with a
-// generated one) never wait.
+// The batch's _id keys, hashed (by the reader), sorted and unique. A
+// collision only makes a batch wait when it need not; documents without an
+// _id (or with a generated one) never wait.
 std::vector<std::uint64_t> id_hashes(const batch& b) {
-  std::vector<std::uint64_t> h;
-  for (const std::string& id : b.ids)
-    if (!id.empty()) h.push_back(std::hash<std::string>{}(id));
+  std::vector<std::uint64_t> h = b.id_hashes;
   std::sort(h.begin(), h.end());
   h.erase(std::unique(h.begin(), h.end()), h.end());
   return h;

@@ -8,7 +8,8 @@
 // stored (--replace, --patch: the later entry must win; without them: the
 // later entry is the duplicate), so a batch that shares an _id with an
 // earlier batch still being stored waits for it to commit (or to fail,
-// and then is not stored either). So for every _id the entries stored are
+// and then is not stored either). An _id is a string's value or an
+// integer's digits (check_result::id_key). So for every _id the entries stored are
 // always the first ones of the input, in any stop, and a --resume stores
 // the rest in order. Only the ids of the batches being stored are kept.
 #pragma once

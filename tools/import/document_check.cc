@@ -1,8 +1,10 @@
 #include "document_check.h"
 
+#include <cstdint>
 #include <rapidjson/encodings.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
+#include <string>
 
 namespace mysqlx_import {
 
@@ -25,10 +27,19 @@ struct handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, handler> {
     return true;
   }
   bool Default() { return value(); }
+  bool integer(std::string digits) {
+    if (next_is_id) out->id_key = std::move(digits);
+    return value();
+  }
+  bool Int(int i) { return integer(std::to_string(i)); }
+  bool Uint(unsigned u) { return integer(std::to_string(u)); }
+  bool Int64(std::int64_t i) { return integer(std::to_string(i)); }
+  bool Uint64(std::uint64_t u) { return integer(std::to_string(u)); }
   bool String(const char* s, rapidjson::SizeType n, bool) {
     if (next_is_id) {
       out->id.assign(s, n);
       out->id_is_string = true;
+      out->id_key = out->id;
     }
     return value();
   }

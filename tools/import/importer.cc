@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <mutex>
@@ -587,6 +588,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
         cur.lines.push_back(e.line);
         cur.entries.push_back(index);
         cur.ids.push_back(c.id_is_string ? c.id : std::string());
+        if (!c.id_key.empty()) cur.id_hashes.push_back(std::hash<std::string>{}(c.id_key));
         cur.bytes += e.text.size();
         cur.without_id.push_back(!c.has_id);
         cur.any_id = cur.any_id || c.has_id;

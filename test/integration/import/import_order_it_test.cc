@@ -73,4 +73,22 @@ TEST_F(ImportOrder, TheLaterEntryIsTheDuplicate) {
   }
 }
 
+// The same with an integer _id (the collection keys 7 as "7").
+TEST_F(ImportOrder, TheLaterEntryIsTheDuplicateWithAnIntegerId) {
+  std::string lines =
+      "{\"_id\":7,\"v\":1,\"pad\":\"" + std::string(std::size_t{2} << 20, 'p') + "\"}\n";
+  for (int i = 2; i < 60; ++i)
+    lines += "{\"_id\":\"id-" + std::to_string(i) + "\",\"v\":" + std::to_string(i) + "}\n";
+  lines += "{\"_id\":7,\"v\":2}\n";
+  const std::string file = tmp.file("int.jsonl", lines);
+  for (int round = 0; round < 3; ++round) {
+    fresh();
+    const run_result r = run_tool(tmp, target() + " -j 4 -b 10 --skip-invalid " + file);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find(file + ":60: skipped: "), std::string::npos) << "round " << round << "\n"
+                                                                      << r.err;
+    EXPECT_EQ(coll().find("v = 1").execute().count(), 1u) << "round " << round;
+  }
+}
+
 } // namespace
