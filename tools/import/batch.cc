@@ -37,7 +37,15 @@ position batch::at(std::size_t i) const {
 }
 
 std::string batch::range() const {
-  if (docs.empty()) return {};
+  if (docs.empty()) {
+    // Skipped entries only.
+    if (skipped.empty()) return {};
+    const position& first = skipped.front().at;
+    const position& last = skipped.back().at;
+    if (skipped.size() == 1) return where(first);
+    return first.file == last.file ? where(first) + "-" + std::to_string(last.line)
+                                   : where(first) + " to " + where(last);
+  }
   const position first = at(0), last = at(docs.size() - 1);
   if (first.file == last.file)
     return first.line == last.line ? where(first) : where(first) + "-" + std::to_string(last.line);

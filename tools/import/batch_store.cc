@@ -1,7 +1,13 @@
 #include "batch_store.h"
 
+#include "printable.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <regex>
 #include <stdexcept>
+#include <unistd.h>
 #include <unordered_map>
 #include <vector>
 
@@ -126,9 +132,33 @@ range_counts counts(const batch& b, std::size_t lo, std::size_t hi) {
   return c;
 }
 
-// Documents [lo, hi) and their record, in one transaction.
+// The batch's skipped entries in [first, end), not yet dealt with, to
+// --rejects; each is then `covered`. Called inside the transaction that
+// records them, before its COMMIT: a write that fails rolls it back, so an
+// entry is never recorded without being written (a COMMIT that fails after
+// the write leaves it written and not recorded: a --resume writes it again).
+void write_skipped(store_context& ctx, const batch& b, std::uint64_t first, std::uint64_t end,
+                   std::vector<bool>& covered) {
+  for (std::size_t k = 0; k < b.skipped.size(); ++k) {
+    const skipped_entry& s = b.skipped[k];
+    if (covered[k] || s.index < first || s.index >= end) continue;
+    if (ctx.reject_file) ctx.reject_file->add(s.at, s.text, s.reason);
+    covered[k] = true;
+  }
+}
+
+void roll_back(store_context& ctx) {
+  try {
+    ctx.session.rollback();
+  } catch (const mysqlx::Error&) {
+    // The first error is the one worth reporting.
+  }
+}
+
+// Documents [lo, hi) and their record, in one transaction, with the skipped
+// entries among them (their record is the range's).
 void store_range(store_context& ctx, const batch& b, std::size_t lo, std::size_t hi,
-                 store_progress& done, std::vector<std::size_t>& call) {
+                 store_progress& done, std::vector<std::size_t>& call, std::vector<bool>& covered) {
   progress_log::range r;
   r.first = b.entries[lo];
   r.end = b.entries[hi - 1] + 1;
@@ -136,9 +166,12 @@ void store_range(store_context& ctx, const batch& b, std::size_t lo, std::size_t
   r.digest = progress_log::digest(b.docs[lo], b.docs[hi - 1]);
   const range_counts c = counts(b, lo, hi);
   ctx.session.startTransaction();
+  bool adding = true;
   try {
     const std::uint64_t replaced = add_documents(ctx, b, lo, hi, call);
+    adding = false;
     ctx.log.record(ctx.session, r);
+    write_skipped(ctx, b, r.first, r.end, covered);
     done.in_commit = store_progress::pending{r, c.documents, replaced, c.without_id};
     ctx.session.commit();
     done.in_commit.reset();
@@ -152,13 +185,41 @@ void store_range(store_context& ctx, const batch& b, std::size_t lo, std::size_t
     // 2013 when its MariaDB dies during the COMMIT). The record, read
     // afterwards, tells. Before the COMMIT nothing of the range is stored:
     // the server rolls back the transaction of a session that ended.
-    if (!done.in_commit && !e.isConnectionError()) {
-      try {
-        ctx.session.rollback();
-      } catch (const mysqlx::Error&) {
-        // The range's own error is the one worth reporting.
-      }
+    if (!done.in_commit && !e.isConnectionError()) roll_back(ctx);
+    // Only the documents' statements can refuse an entry: an error of the
+    // record (a column it does not fit, a check on the table) is the
+    // tool's or the table's, and bisecting would "skip" every entry.
+    done.record_failed = !adding && !done.in_commit;
+    throw;
+  } catch (const rejects_error&) {
+    roll_back(ctx); // nothing of the range stored: a --resume tries it again
+    throw;
+  }
+}
+
+// The skipped entries no range of the batch covers (before its first
+// document, between two ranges of a bisected batch, all of a batch without
+// documents): recorded one by one, 0 documents each, in one transaction.
+void record_uncovered(store_context& ctx, const batch& b, std::vector<bool>& covered,
+                      store_progress& done) {
+  std::vector<std::size_t> left;
+  for (std::size_t k = 0; k < b.skipped.size(); ++k)
+    if (!covered[k]) left.push_back(k);
+  if (left.empty()) return;
+  ctx.session.startTransaction();
+  try {
+    for (const std::size_t k : left) {
+      const skipped_entry& s = b.skipped[k];
+      ctx.log.record(ctx.session, {s.index, s.index + 1, 0, s.digest});
+      write_skipped(ctx, b, s.index, s.index + 1, covered);
     }
+    ctx.session.commit();
+  } catch (const mysqlx::Error& e) {
+    if (!e.isConnectionError()) roll_back(ctx);
+    done.record_failed = true; // never an entry's fault
+    throw;
+  } catch (const rejects_error&) {
+    roll_back(ctx);
     throw;
   }
 }
@@ -169,29 +230,31 @@ void refuse(store_context& ctx, const batch& b, std::size_t i, const std::vector
             const mysqlx::Error& e, store_progress& done) {
   const std::string why = refusal(b, i, call, e);
   if (!ctx.skip_invalid) throw entry_refused{where(b.at(i)) + ": " + why, i};
-  ctx.messages.refused(where(b.at(i)) + ": skipped: " + why);
+  // Written before it is recorded: a write that fails stops the import with
+  // the entry not recorded, so a --resume meets it again (a record that
+  // fails after the write, the same, with the entry written twice).
   if (ctx.reject_file) ctx.reject_file->add(b.at(i), b.docs[i], why);
-  ++done.refused;
   try {
     const std::string d = progress_log::digest(b.docs[i], b.docs[i]);
     ctx.log.record(ctx.session, {b.entries[i], b.entries[i] + 1, 0, d});
-  } catch (const mysqlx::Error& re) {
-    // Unrecorded, a resumed import meets the entry again and refuses it
-    // again: nothing is stored twice. A broken connection fails the next
-    // range anyway.
-    if (re.isConnectionError()) throw;
+  } catch (const mysqlx::Error&) {
+    // The tool's own failure, not the entry's: the import stops.
+    done.record_failed = true;
+    throw;
   }
+  ctx.messages.refused(where(b.at(i)) + ": skipped: " + why);
+  ++done.refused;
 }
 
 void store_bisecting(store_context& ctx, const batch& b, std::size_t lo, std::size_t hi,
-                     store_progress& done) {
+                     store_progress& done, std::vector<bool>& covered) {
   std::vector<std::size_t> call;
   try {
-    store_range(ctx, b, lo, hi, done, call);
+    store_range(ctx, b, lo, hi, done, call, covered);
     return;
   } catch (const mysqlx::Error& e) {
     // A failed COMMIT is never an entry's: its range is looked up instead.
-    if (done.in_commit || !refuses_an_entry(e)) throw;
+    if (done.in_commit || done.record_failed || !refuses_an_entry(e)) throw;
     if (hi - lo == 1) {
       refuse(ctx, b, lo, call, e, done);
       return;
@@ -200,32 +263,85 @@ void store_bisecting(store_context& ctx, const batch& b, std::size_t lo, std::si
   // Nothing of [lo, hi) is stored: each half on its own, in input order, so
   // that a duplicate is found at its later occurrence.
   const std::size_t mid = lo + (hi - lo) / 2;
-  store_bisecting(ctx, b, lo, mid, done);
-  store_bisecting(ctx, b, mid, hi, done);
+  store_bisecting(ctx, b, lo, mid, done, covered);
+  store_bisecting(ctx, b, mid, hi, done, covered);
 }
 
 } // namespace
 
-rejects::rejects(const std::string& path)
-    : m_path(path), m_entries(path, std::ios::binary | std::ios::trunc),
-      m_reasons(path + ".reasons", std::ios::binary | std::ios::trunc) {
-  if (!m_entries || !m_reasons)
-    throw std::runtime_error("--rejects " + path + ": cannot create " + path + " and " + path +
-                             ".reasons");
+rejects::rejects(std::string path, bool append) : m_path(std::move(path)), m_append(append) {}
+
+rejects::~rejects() {
+  if (m_entries >= 0) ::close(m_entries);
+  if (m_reasons >= 0) ::close(m_reasons);
+}
+
+void rejects::write(int fd, const std::string& name, const std::string& bytes) {
+  std::size_t off = 0;
+  while (off < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + off, bytes.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int e = n < 0 ? errno : EIO;
+      m_failed = "--rejects " + m_path + ": cannot write" +
+                 (name == m_path ? std::string() : " " + name) + ": " + std::strerror(e);
+      throw rejects_error(*m_failed);
+    }
+    off += static_cast<std::size_t>(n);
+  }
+}
+
+void rejects::open() {
+  // Read back too when appending: its lines are counted.
+  const int flags = O_CREAT | O_CLOEXEC | (m_append ? O_RDWR | O_APPEND : O_WRONLY | O_TRUNC);
+  auto open_one = [&](const std::string& name) {
+    const int fd = ::open(name.c_str(), flags, 0666);
+    if (fd < 0) {
+      m_failed = "--rejects " + m_path + ": cannot open " + name + ": " + std::strerror(errno);
+      throw rejects_error(*m_failed);
+    }
+    return fd;
+  };
+  m_entries = open_one(m_path);
+  if (m_append) {
+    // Its lines go on from those of the runs this one resumes.
+    char buf[1 << 16];
+    for (off_t at = 0;;) {
+      const ssize_t n = ::pread(m_entries, buf, sizeof buf, at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break; // a file that cannot be read back (a pipe) counts from 1
+      for (ssize_t k = 0; k < n; ++k) m_earlier += buf[k] == '\n' ? 1 : 0;
+      at += n;
+    }
+  }
 }
 
 void rejects::add(const position& at, const std::string& text, const std::string& reason) {
   std::lock_guard<std::mutex> lock(m_mutex);
+  if (m_failed) throw rejects_error(*m_failed);
+  if (m_entries < 0) open();
   // One entry per line: line breaks inside an entry (a pretty-printed
   // array element) are JSON white space, or it was not valid JSON anyway.
   std::string one_line = text;
   for (char& c : one_line) {
     if (c == '\n' || c == '\r') c = ' ';
   }
-  m_entries << one_line << '\n' << std::flush;
+  write(m_entries, m_path, one_line + '\n');
+  // Opened only once an entry is written: a rejects path that cannot be
+  // written (/dev/full) leaves no .reasons file behind.
+  if (m_reasons < 0) {
+    const std::string reasons = m_path + ".reasons";
+    m_reasons = ::open(reasons.c_str(),
+                       O_WRONLY | O_CREAT | O_CLOEXEC | (m_append ? O_APPEND : O_TRUNC), 0666);
+    if (m_reasons < 0) {
+      m_failed = "--rejects " + m_path + ": cannot open " + reasons + ": " + std::strerror(errno);
+      throw rejects_error(*m_failed);
+    }
+  }
   ++m_lines;
-  m_reasons << m_path << ':' << m_lines << ": " << where(at) << ": " << reason << '\n'
-            << std::flush;
+  write(m_reasons, m_path + ".reasons",
+        m_path + ':' + std::to_string(m_earlier + m_lines) + ": " + printable(where(at)) + ": " +
+            printable(reason) + '\n');
 }
 
 std::uint64_t rejects::written() {
@@ -233,15 +349,40 @@ std::uint64_t rejects::written() {
   return m_lines;
 }
 
+std::uint64_t rejects::earlier() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_earlier;
+}
+
+void rejects::close() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  std::optional<std::string> failed;
+  for (int* fd : {&m_entries, &m_reasons}) {
+    if (*fd < 0) continue;
+    const int rc = ::close(*fd);
+    const int e = errno;
+    *fd = -1;
+    // A write that failed was reported when it did; this is the close's own.
+    if (rc != 0 && e != EINTR && !m_failed && !failed)
+      failed = "--rejects " + m_path + ": cannot write: " + std::strerror(e);
+  }
+  if (failed) {
+    m_failed = failed;
+    throw rejects_error(*failed);
+  }
+}
+
 void message_sink::line(const std::string& text) {
   std::lock_guard<std::mutex> lock(m_mutex);
-  m_err << "mysqlx-import: " << text << '\n' << std::flush;
+  // Messages echo the input (file names, server errors quoting a document):
+  // no raw NUL, 0xFF or line break reaches the terminal.
+  m_err << "mysqlx-import: " << printable(text) << '\n' << std::flush;
 }
 
 void message_sink::refused(const std::string& text) {
   std::lock_guard<std::mutex> lock(m_mutex);
   if (m_refused < max_listed_refusals)
-    m_err << "mysqlx-import: " << text << '\n' << std::flush;
+    m_err << "mysqlx-import: " << printable(text) << '\n' << std::flush;
   else if (m_refused == max_listed_refusals)
     m_err << "mysqlx-import: further refused entries are skipped and counted, not listed\n"
           << std::flush;
@@ -288,7 +429,9 @@ bool refuses_an_entry(const mysqlx::Error& e) {
 }
 
 void store_batch(store_context& ctx, const batch& b, store_progress& done) {
-  if (!b.docs.empty()) store_bisecting(ctx, b, 0, b.docs.size(), done);
+  std::vector<bool> covered(b.skipped.size());
+  if (!b.docs.empty()) store_bisecting(ctx, b, 0, b.docs.size(), done, covered);
+  record_uncovered(ctx, b, covered, done);
 }
 
 } // namespace mysqlx_import

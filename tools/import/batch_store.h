@@ -10,29 +10,54 @@
 #include "progress_log.h"
 
 #include <cstdint>
-#include <fstream>
 #include <mutex>
 #include <mysqlx/xdevapi.h>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 namespace mysqlx_import {
 
 // --rejects F: each skipped entry as it was in the input, one per line, in
 // F; and in F.reasons one line per entry: "F:<its line>: <input>:<line>:
-// <reason>". Shared by the reader and every session.
+// <reason>". Shared by the reader and every session. The files are opened
+// at the first skipped entry, so a run that skips none touches nothing; a
+// --resume appends to what the runs it resumes wrote, any other run starts
+// them anew. Each skipped entry is written in the transaction that records
+// it as dealt with, before its COMMIT, so that a --resume does not meet it
+// (nor write it) again. run_import() checks first that neither file is an
+// input.
+// Every write is checked: add() throws rejects_error when one fails, and
+// the import stops as it does for an entry it cannot store.
+struct rejects_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class rejects {
 public:
-  explicit rejects(const std::string& path); // throws std::runtime_error
+  rejects(std::string path, bool append);
+  rejects(const rejects&) = delete;
+  rejects& operator=(const rejects&) = delete;
+  ~rejects();
   void add(const position& at, const std::string& text, const std::string& reason);
+  // Entries written by this run, and those the files held before it.
   std::uint64_t written();
+  std::uint64_t earlier();
+  // Closes the files; throws rejects_error when closing fails (the last
+  // writes may be lost).
+  void close();
 
 private:
+  void open(); // with m_mutex held
+  void write(int fd, const std::string& name, const std::string& bytes);
+
   std::mutex m_mutex;
   std::string m_path;
-  std::ofstream m_entries, m_reasons;
-  std::uint64_t m_lines = 0;
+  bool m_append;
+  int m_entries = -1, m_reasons = -1;
+  std::uint64_t m_earlier = 0, m_lines = 0;
+  std::optional<std::string> m_failed; // the first write error: no more writes
 };
 
 // Messages of several sessions, one whole line at a time.
@@ -73,6 +98,9 @@ struct store_progress {
     std::uint64_t documents = 0, replaced = 0, without_id = 0;
   };
   std::optional<pending> in_commit;
+  // The failure was the batch's progress record, not its documents: never
+  // an entry's fault, whatever the error.
+  bool record_failed = false;
 };
 
 // Without --skip-invalid: an entry of the batch was refused. The entries
@@ -86,8 +114,10 @@ struct entry_refused {
 // document) rather than the session, the statement or the server as a whole.
 bool refuses_an_entry(const mysqlx::Error& e);
 
-// Stores `b`. Throws entry_refused (above), or the mysqlx::Error of a
-// failure that is not an entry's (nothing more of the batch stored).
+// Stores `b`, and records (and writes to --rejects) its skipped entries.
+// Throws entry_refused (above), the mysqlx::Error of a failure that is not
+// an entry's (nothing more of the batch stored; a progress record the
+// server refuses is never an entry's), or rejects_error.
 void store_batch(store_context& ctx, const batch& b, store_progress& done);
 
 } // namespace mysqlx_import

@@ -1,8 +1,10 @@
 #include "document_check.h"
 
+#include <cstdint>
 #include <rapidjson/encodings.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
+#include <string>
 
 namespace mysqlx_import {
 
@@ -25,10 +27,19 @@ struct handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, handler> {
     return true;
   }
   bool Default() { return value(); }
+  bool integer(std::string digits) {
+    if (next_is_id) out->id_key = std::move(digits);
+    return value();
+  }
+  bool Int(int i) { return integer(std::to_string(i)); }
+  bool Uint(unsigned u) { return integer(std::to_string(u)); }
+  bool Int64(std::int64_t i) { return integer(std::to_string(i)); }
+  bool Uint64(std::uint64_t u) { return integer(std::to_string(u)); }
   bool String(const char* s, rapidjson::SizeType n, bool) {
     if (next_is_id) {
       out->id.assign(s, n);
       out->id_is_string = true;
+      out->id_key = out->id;
     }
     return value();
   }
@@ -87,6 +98,12 @@ const char* kind_of(char c) {
 
 check_result check_document(const std::string& text) {
   check_result r;
+  // The parser reads a NUL as the end of the text ("Missing a closing
+  // quotation mark", "The document is empty"): named as what it is.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    r.reason = "not valid JSON: a NUL byte at offset " + std::to_string(nul);
+    return r;
+  }
   handler h;
   h.out = &r;
   rapidjson::Reader reader;
@@ -106,10 +123,6 @@ check_result check_document(const std::string& text) {
     std::string what = rapidjson::GetParseError_En(res.Code());
     if (!what.empty() && what.back() == '.') what.pop_back();
     r.reason = "not valid JSON: " + what + " at offset " + std::to_string(res.Offset());
-    return r;
-  }
-  if (text.size() != std::char_traits<char>::length(text.c_str())) {
-    r.reason = "not valid JSON: a NUL byte in the text";
     return r;
   }
   r.ok = true;

@@ -14,6 +14,10 @@ struct check_result {
   bool has_id = false; // the object has a top-level "_id" member
   bool id_is_string = false;
   std::string id; // its value when it is a string (unescaped)
+  // The _id as the collection keys it (JSON_UNQUOTE of the value), where
+  // the tool can tell: a string's value, an integer's digits ("5" for both
+  // 5 and "5"); empty for other values. Orders batches that share an _id.
+  std::string id_key;
 };
 
 check_result check_document(const std::string& text);

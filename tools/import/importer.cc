@@ -1,19 +1,21 @@
 #include "importer.h"
 
 #include "batch.h"
+#include "batch_queue.h"
 #include "batch_store.h"
 #include "document_check.h"
 #include "json_input.h"
+#include "preflight.h"
+#include "printable.h"
 #include "progress_display.h"
 #include "progress_log.h"
 
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <cstring>
-#include <deque>
 #include <fcntl.h>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <mutex>
@@ -37,64 +39,9 @@ bool is_set(const std::atomic<int>* flag) {
   return flag != nullptr && flag->load() != 0;
 }
 
-// Batches from the reader to the sessions; bounded, so that a fast reader
-// holds at most a few batches per session in memory.
-class batch_queue {
-public:
-  batch_queue(std::size_t capacity, const std::atomic<int>* interrupted)
-      : m_capacity(capacity), m_interrupted(interrupted) {}
-
-  // False when the import stopped (or was interrupted) and the batch was
-  // not queued.
-  bool push(batch&& b) {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    // A signal handler cannot notify: look at its flag now and then.
-    while (!m_cv_not_full.wait_for(lock, std::chrono::milliseconds(100),
-                                   [&] { return m_stopped || m_items.size() < m_capacity; })) {
-      if (is_set(m_interrupted)) return false;
-    }
-    if (m_stopped) return false;
-    m_items.push_back(std::move(b));
-    m_cv_not_empty.notify_one();
-    return true;
-  }
-  std::optional<batch> pop() {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    m_cv_not_empty.wait(lock, [&] { return m_stopped || m_closed || !m_items.empty(); });
-    if (m_stopped || m_items.empty()) return std::nullopt;
-    batch b = std::move(m_items.front());
-    m_items.pop_front();
-    m_cv_not_full.notify_one();
-    return b;
-  }
-  // No more batches will come; the queued ones are still handed out.
-  void close() {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    m_closed = true;
-    m_cv_not_empty.notify_all();
-  }
-  // The import stops: queued batches (not sent yet) are dropped, nothing
-  // more is taken; the batches in flight finish.
-  void stop() {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    m_stopped = true;
-    m_items.clear();
-    m_cv_not_empty.notify_all();
-    m_cv_not_full.notify_all();
-  }
-  bool stopped() {
-    std::lock_guard<std::mutex> lock(m_mutex);
-    return m_stopped;
-  }
-
-private:
-  std::mutex m_mutex;
-  std::condition_variable m_cv_not_empty, m_cv_not_full;
-  std::deque<batch> m_items;
-  std::size_t m_capacity;
-  const std::atomic<int>* m_interrupted;
-  bool m_closed = false, m_stopped = false;
-};
+// What stopped the sessions, for the advice: an entry refused (fix it, or
+// skip it), --rejects that could not be written, anything else.
+enum class fault { other, entry, rejects };
 
 // What the sessions stored, and how far the input is stored without a gap
 // (batches finish out of order when there are several sessions).
@@ -125,11 +72,11 @@ public:
     if (end == batch_end) input_bytes.fetch_add(batch_bytes, std::memory_order_relaxed);
   }
   // The first failure wins; later ones are consequences of the stop.
-  void failed(const std::string& message, bool entry) {
+  void failed(const std::string& message, fault kind) {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (m_failure) return;
     m_failure = message;
-    m_entry_failure = entry;
+    m_fault = kind;
   }
   // A range of batch `b` whose COMMIT's reply was lost: if it is stored,
   // the batch is dealt with up to its end.
@@ -150,7 +97,7 @@ public:
 
   template <typename F> void read(F&& f) {
     std::lock_guard<std::mutex> lock(m_mutex);
-    f(m_documents, m_without_id, m_replaced, m_refused, m_prefix, m_failure, m_entry_failure);
+    f(m_documents, m_without_id, m_replaced, m_refused, m_prefix, m_failure, m_fault);
   }
 
   std::atomic<std::uint64_t> documents{0};
@@ -166,7 +113,7 @@ private:
   bool m_gap = false;       // a batch stopped part of the way: the prefix ends there
   std::uint64_t m_prefix;
   std::optional<std::string> m_failure;
-  bool m_entry_failure = false; // the failure is an entry refused
+  fault m_fault = fault::other;
   std::vector<doubt> m_in_doubt;
 };
 
@@ -274,8 +221,9 @@ std::optional<std::string> changed_entry(const std::vector<std::string>& inputs,
   std::uint64_t entries = 0;
   for (const auto& name : inputs) {
     input_file file(name);
-    // Regular files: a read never blocks, so a signal need not break it.
-    json_input in(file.fd(), file.name(), opts.max_document, opts.format);
+    // Regular files: a read never blocks, so the flag is what a signal
+    // stops it with (read_interrupted).
+    json_input in(file.fd(), file.name(), opts.max_document, opts.format, opts.interrupted);
     entry e;
     while (in.next(e)) {
       if (e.fatal) return std::nullopt; // the import itself stops there and says why
@@ -286,6 +234,36 @@ std::optional<std::string> changed_entry(const std::vector<std::string>& inputs,
     }
   }
   return std::nullopt;
+}
+
+// The server's mysqlx_max_connections, when it says (X Plugin 5.7 and 8.0,
+// xserverd); nothing when it cannot be read.
+std::optional<std::uint64_t> max_connections(mysqlx::Session& s) {
+  try {
+    mysqlx::Row row = s.sql("SELECT @@mysqlx_max_connections").execute().fetchOne();
+    if (row && row[0].getType() != mysqlx::Value::VNULL) return row[0].get<std::uint64_t>();
+  } catch (const mysqlx::Error&) {
+    // Not an X Plugin variable here: the limit is not checked beforehand.
+  }
+  return std::nullopt;
+}
+
+// Why the server refused session `i` (from 0) of `n`: a server at its
+// mysqlx_max_connections closes a new connection at once, before its
+// greeting (the X Plugin, xserverd), which the library reports as a lost
+// connection.
+std::string refused_session(unsigned i, unsigned n, const mysqlx::Error& e,
+                            std::optional<std::uint64_t> limit) {
+  std::ostringstream msg;
+  msg << "the server closed connection " << i + 1 << " of " << n << " while it was being set up ("
+      << e.what();
+  if (e.code() != 0) msg << ", error " << e.code();
+  msg << "): that is how a server refuses a connection when it already serves"
+         " mysqlx_max_connections";
+  if (limit) msg << " = " << *limit;
+  msg << " X Protocol connections (other clients' sessions count); use a smaller -j, or raise"
+         " mysqlx_max_connections. Nothing was stored";
+  return msg.str();
 }
 
 const char* signal_name(int sig) {
@@ -299,6 +277,18 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   std::vector<std::string> inputs = opts.inputs;
   if (inputs.empty()) inputs.push_back("-");
   const unsigned parallel = std::max(1u, opts.parallel);
+  outcome res;
+
+  // Before any connection: a missing input stops nothing half-way (its
+  // job's key is the same once it exists, but a run that can store
+  // everything is better), and --rejects must name no input.
+  std::optional<std::string> cannot = unreadable_input(inputs);
+  if (!cannot && !opts.rejects.empty()) cannot = rejects_is_an_input(opts.rejects, inputs);
+  if (cannot) {
+    err << "mysqlx-import: " << printable(*cannot) << "\n";
+    res.ok = false;
+    return res;
+  }
 
   // Sessions first: a bad URI or password fails before anything is read.
   mysqlx::SessionSettings settings(opts.uri);
@@ -318,9 +308,19 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   sessions.emplace_back(settings);
   if (schema_name.empty())
     throw mysqlx::ClientError(mysqlx::errc::USAGE, "no schema: give --schema or one in the URI");
+  // -j above what the server takes at all is said before anything is done.
+  std::optional<std::uint64_t> limit;
+  if (parallel > 1) limit = max_connections(sessions[0]);
+  if (limit && parallel > *limit) {
+    err << "mysqlx-import: -j " << parallel << " needs " << parallel
+        << " connections, and the server takes at most " << *limit
+        << " (mysqlx_max_connections), the sessions of other clients included: use a smaller -j,"
+           " or raise mysqlx_max_connections\n";
+    res.ok = false;
+    return res;
+  }
   sessions[0].createSchema(schema_name, true).createCollection(opts.collection, true);
 
-  outcome res;
   const progress_log log(schema_name, opts.collection, inputs);
   log.prepare(sessions[0]);
   if (opts.restart) log.clear(sessions[0]);
@@ -351,8 +351,18 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   // this run's own records are all there is.
   if (job.completed && !opts.resume) log.clear(sessions[0]);
   if (!earlier.empty() && total_size(inputs)) {
-    if (auto at = changed_entry(inputs, earlier, opts)) {
-      err << "mysqlx-import: " << *at
+    std::optional<std::string> at;
+    try {
+      at = changed_entry(inputs, earlier, opts);
+    } catch (const read_interrupted&) {
+      res.signal = opts.interrupted->load();
+      err << "mysqlx-import: interrupted (" << signal_name(res.signal)
+          << ") while the input was checked against the import being resumed: nothing stored\n";
+      res.ok = false;
+      return res;
+    }
+    if (at) {
+      err << "mysqlx-import: " << printable(*at)
           << ": not the entry the import being resumed stored here: the input changed since"
              " (--resume needs the same input; restore it, or --restart to import everything"
              " again)\n";
@@ -362,11 +372,22 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   }
   resumed_ranges resumed(std::move(earlier));
 
+  // Opened at the first skipped entry; a --resume appends to the rejects of
+  // the runs it resumes (their entries are recorded, never met again).
   std::optional<rejects> reject_file;
-  if (!opts.rejects.empty()) reject_file.emplace(opts.rejects);
+  if (!opts.rejects.empty()) reject_file.emplace(opts.rejects, opts.resume);
   message_sink messages(err);
 
-  for (unsigned i = 1; i < parallel; ++i) sessions.emplace_back(settings);
+  for (unsigned i = 1; i < parallel; ++i) {
+    try {
+      sessions.emplace_back(settings);
+    } catch (const mysqlx::Error& e) {
+      if (!e.isConnectionError() && e.code() != 2013) throw;
+      messages.line(refused_session(i, parallel, e, limit ? limit : max_connections(sessions[0])));
+      res.ok = false;
+      return res;
+    }
+  }
   std::vector<mysqlx::Collection> colls;
   colls.reserve(parallel);
   for (auto& s : sessions) colls.push_back(s.getSchema(schema_name).getCollection(opts.collection));
@@ -391,6 +412,14 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
                           reject_file ? &*reject_file : nullptr,
                           messages};
         while (auto b = queue.pop()) {
+          // Leaves the in-flight set last, after a failure has stopped the
+          // queue: a batch waiting for this one's _ids is then dropped.
+          struct in_flight {
+            batch_queue& q;
+            const batch& b;
+            ~in_flight() { q.finished(b); }
+          } guard{queue, *b};
+          if (!queue.wait_turn(*b)) return;
           store_progress p;
           try {
             store_batch(ctx, *b, p);
@@ -399,7 +428,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
           } catch (const entry_refused& r) {
             book.add(p);
             book.done(*b, b->entries[r.doc]);
-            book.failed(r.message, true);
+            book.failed(r.message, fault::entry);
             queue.stop();
             return;
           } catch (const mysqlx::Error& e) {
@@ -410,9 +439,17 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
                 << " failed";
             if (p.documents || p.refused)
               msg << " after " << count(p.documents, "document") << " of it were stored";
+            if (p.record_failed) msg << ": its progress record was refused";
             msg << ": " << e.what();
             if (e.code() != 0) msg << " (error " << e.code() << ")";
-            book.failed(msg.str(), false);
+            book.failed(msg.str(), fault::other);
+            queue.stop();
+            return;
+          } catch (const rejects_error& e) {
+            // A skipped entry that could not be written: as lost as an
+            // entry not stored, so the import stops (it is not recorded).
+            book.add(p);
+            book.failed(e.what(), fault::rejects);
             queue.stop();
             return;
           }
@@ -427,17 +464,20 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   }
 
   // The reader: this thread.
-  std::optional<std::string> stop_reason; // an invalid entry without --skip-invalid
-  // The stop is an input not in the format named (or not the input being
-  // resumed): --skip-invalid cannot go past it.
-  bool stop_fatal = false;
+  std::optional<std::string> stop_reason; // where the reader stopped
+  // Why, for the advice: an invalid entry without --skip-invalid (fix it or
+  // skip it); an input not in the format named, or not the input being
+  // resumed, or one that cannot be read (--skip-invalid cannot go past
+  // those).
+  enum class stop_kind { entry, input, unreadable } stop = stop_kind::entry;
+  std::string current_input;
   std::uint64_t entries = 0, seq = 0, bytes_before = 0;
   std::uint64_t offset = 0, flushed_offset = 0; // in all inputs together
   std::uint64_t flushed_entries = 0; // entries [0, flushed_entries) are in queued batches
   batch cur;
   auto flush = [&] {
     flushed_entries = entries;
-    if (cur.docs.empty()) return true;
+    if (cur.docs.empty() && cur.skipped.empty()) return true;
     cur.seq = seq++;
     cur.entries_end = entries;
     cur.input_bytes = offset - flushed_offset;
@@ -446,17 +486,28 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
     cur = batch{};
     return queued;
   };
-  auto invalid = [&](const position& at, const std::string& reason, const std::string& text) {
+  // Skips invalid entry `index`: said now, recorded (and written to
+  // --rejects) with the batch it goes with. False when that batch could not
+  // be queued (the import stops).
+  auto invalid = [&](std::uint64_t index, const position& at, const std::string& reason,
+                     std::string text) {
     if (res.invalid_skipped < max_listed_invalid)
       messages.line(where(at) + ": skipped: " + reason);
     else if (res.invalid_skipped == max_listed_invalid)
       messages.line("further invalid entries are skipped and counted, not listed");
     ++res.invalid_skipped;
-    if (reject_file) reject_file->add(at, text, reason);
+    skipped_entry s{index, at, {}, reason, progress_log::digest(text, text)};
+    if (reject_file) s.text = std::move(text);
+    cur.bytes += s.text.size();
+    cur.skipped.push_back(std::move(s));
+    // Bounded like documents: a long run of invalid entries ends batches too.
+    if (cur.skipped.size() >= opts.batch_size || cur.bytes >= opts.batch_bytes) return flush();
+    return true;
   };
   try {
     for (const auto& name : inputs) {
       if (stop_reason || queue.stopped() || is_set(opts.interrupted)) break;
+      current_input = name == "-" ? "<stdin>" : name;
       input_file file(name);
       json_input in(file.fd(), file.name(), opts.max_document, opts.format, opts.interrupted);
       entry e;
@@ -468,7 +519,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
           const std::string at = file.name() + ":" + std::to_string(e.line);
           messages.line(at + ": " + e.error);
           stop_reason = at;
-          stop_fatal = true;
+          stop = stop_kind::input;
           // Documents not yet sent are dropped: an input that is not the
           // array it was said to be (JSON lines with --json-array) is mostly
           // not stored at all, instead of its first line's elements.
@@ -490,7 +541,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             messages.line(at + ": not the entry the import being resumed stored here: the input"
                                " changed since (--resume needs the same input)");
             stop_reason = at;
-            stop_fatal = true;
+            stop = stop_kind::input;
             cur = batch{};
             entries = flushed_entries;
             break;
@@ -513,7 +564,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             stop_reason = at;
             break;
           }
-          invalid({file.name(), e.line}, reason, e.text);
+          if (!invalid(index, {file.name(), e.line}, reason, std::move(e.text))) break;
           continue;
         }
         if ((opts.replace || opts.patch) && c.has_id && !c.id_is_string) {
@@ -529,7 +580,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
             stop_reason = at;
             break;
           }
-          invalid({file.name(), e.line}, why, e.text);
+          if (!invalid(index, {file.name(), e.line}, why, std::move(e.text))) break;
           continue;
         }
         if (cur.files.empty() || cur.files.back().second != file.name())
@@ -537,6 +588,7 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
         cur.lines.push_back(e.line);
         cur.entries.push_back(index);
         cur.ids.push_back(c.id_is_string ? c.id : std::string());
+        if (!c.id_key.empty()) cur.id_hashes.push_back(std::hash<std::string>{}(c.id_key));
         cur.bytes += e.text.size();
         cur.without_id.push_back(!c.has_id);
         cur.any_id = cur.any_id || c.has_id;
@@ -554,16 +606,27 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   } catch (const read_interrupted&) {
     // The signal's flag is set: the batch being filled is not sent.
   } catch (const std::runtime_error& e) {
-    // A read error is a stop like an invalid entry: what came before is stored.
+    // An input that cannot be opened or read stops the import: what came
+    // before it is stored.
     messages.line(e.what());
     flush();
-    stop_reason = "a read error";
+    stop_reason = current_input;
+    stop = stop_kind::unreadable;
   }
   res.signal = opts.interrupted ? opts.interrupted->load() : 0;
   if (res.signal) queue.stop(); // what is queued is not in flight yet
   queue.close();
   for (auto& w : workers) w.join();
   if (bar) bar->finish();
+  // The skipped entries' files closed before the import is called complete:
+  // a close that fails may have lost the last of them.
+  if (reject_file) {
+    try {
+      reject_file->close();
+    } catch (const rejects_error& e) {
+      book.failed(e.what(), fault::rejects);
+    }
+  }
 
   // COMMITs whose reply was lost: the progress record, read on a new
   // session, tells whether each was applied.
@@ -591,18 +654,18 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
   res.entries = entries;
   res.resumed_documents = resumed.documents();
   std::optional<std::string> failure;
-  bool entry_failure = false;
+  fault failure_kind = fault::other;
   std::uint64_t refused = 0;
   book.read([&](std::uint64_t docs, std::uint64_t without_id, std::uint64_t replaced,
                 std::uint64_t ref, std::uint64_t prefix, const std::optional<std::string>& f,
-                bool entry) {
+                fault kind) {
     res.documents = docs;
     res.ids_generated = without_id;
     res.replaced = replaced;
     refused = ref;
     res.stored_prefix = prefix;
     failure = f;
-    entry_failure = entry;
+    failure_kind = kind;
   });
   res.invalid_skipped += refused;
   res.seconds = std::chrono::duration<double>(clock_type::now() - start).count();
@@ -634,9 +697,13 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
       msg << "; the first " << count(res.stored_prefix, "entry", "entries")
           << " of the input are all stored";
     msg << "; ";
-    if (stop_fatal)
+    if (stop == stop_kind::input && stop_reason)
       msg << "once the input is fixed, " << resume_advice;
-    else if (entry_failure || (stop_reason && !failure && !res.signal))
+    else if (stop == stop_kind::unreadable && stop_reason && !failure)
+      msg << "once the input can be read, " << resume_advice;
+    else if (failure && failure_kind == fault::rejects)
+      msg << "once --rejects " << opts.rejects << " can be written, " << resume_advice;
+    else if ((failure && failure_kind == fault::entry) || (stop_reason && !failure && !res.signal))
       msg << "fix that entry in place (keeping its line) and " << resume_advice
           << ", or add --skip-invalid to skip it"
           << (failure && failure->find("(error 5116)") != std::string::npos && !opts.replace &&
@@ -658,11 +725,13 @@ outcome run_import(const options& opts, std::ostream& out, std::ostream& err) {
                     e.what());
     }
   }
-  if (reject_file && reject_file->written())
-    messages.line(count(reject_file->written(), "skipped entry", "skipped entries") +
-                  " written to " + opts.rejects + ", " +
-                  (reject_file->written() == 1 ? "its reason" : "their reasons") + " in " +
-                  opts.rejects + ".reasons");
+  if (reject_file && reject_file->written()) {
+    const std::uint64_t n = reject_file->written(), before = reject_file->earlier();
+    messages.line(count(n, "skipped entry", "skipped entries") + " written to " + opts.rejects +
+                  (before ? " after the " + std::to_string(before) + " of earlier runs" : "") +
+                  ", " + (n == 1 ? "its reason" : "their reasons") + " in " + opts.rejects +
+                  ".reasons");
+  }
   const double rate = res.seconds > 0 ? static_cast<double>(res.documents) / res.seconds : 0;
   out << "documents " << res.documents;
   if (opts.replace || opts.patch)

@@ -1,5 +1,8 @@
 #include "json_input.h"
 
+#include "printable.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -9,8 +12,29 @@ namespace mysqlx_import {
 
 namespace {
 
-// 1 MiB reads: few system calls, and a bounded buffer whatever the input.
-constexpr std::size_t chunk_size = 1 << 20;
+// What an entry may hold beyond the maximum document before it is called
+// too large: the white space around a document (and the \r of \r\n) is
+// not part of it, and is trimmed only once the entry ends.
+constexpr std::size_t white_space_margin = 64 << 10;
+
+// The input's first bytes when they are UTF-16 or UTF-32: its byte order
+// mark, or the NUL bytes JSON's first (ASCII) characters have in those
+// encodings (RFC 4627, section 3). Empty for anything else.
+std::string other_encoding(const unsigned char* b, std::size_t n) {
+  const auto starts = [&](const char* bytes, std::size_t k) {
+    return n >= k && std::memcmp(b, bytes, k) == 0;
+  };
+  if (starts("\0\0\xFE\xFF", 4)) return "UTF-32BE (byte order mark 00 00 FE FF)";
+  if (starts("\xFF\xFE\0\0", 4)) return "UTF-32LE (byte order mark FF FE 00 00)";
+  if (starts("\xFE\xFF", 2)) return "UTF-16BE (byte order mark FE FF)";
+  if (starts("\xFF\xFE", 2)) return "UTF-16LE (byte order mark FF FE)";
+  const char* const nuls = " (NUL bytes between its first characters)";
+  if (n >= 4 && !b[0] && !b[1] && !b[2] && b[3]) return std::string("UTF-32BE") + nuls;
+  if (n >= 4 && b[0] && !b[1] && !b[2] && !b[3]) return std::string("UTF-32LE") + nuls;
+  if (n >= 2 && !b[0] && b[1] && (n < 4 || (!b[2] && b[3]))) return std::string("UTF-16BE") + nuls;
+  if (n >= 2 && b[0] && !b[1] && (n < 4 || (b[2] && !b[3]))) return std::string("UTF-16LE") + nuls;
+  return {};
+}
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -23,9 +47,9 @@ void trim_right(std::string& s) {
 } // namespace
 
 json_input::json_input(int fd, std::string name, std::size_t max_document, input_format format,
-                       const std::atomic<int>* interrupted)
-    : m_fd(fd), m_name(std::move(name)), m_max(max_document), m_buf(chunk_size), m_format(format),
-      m_interrupted(interrupted) {}
+                       const std::atomic<int>* interrupted, std::size_t chunk)
+    : m_fd(fd), m_name(std::move(name)), m_max(max_document),
+      m_buf(std::max<std::size_t>(chunk, 4)), m_format(format), m_interrupted(interrupted) {}
 
 bool json_input::start(entry& out) {
   // A UTF-8 byte-order mark is skipped, whatever the format.
@@ -40,8 +64,24 @@ bool json_input::start(entry& out) {
       }
       return false;
     }
-    if (first && m_end - m_pos >= 3 && std::memcmp(m_buf.data() + m_pos, "\xEF\xBB\xBF", 3) == 0)
-      m_pos += 3;
+    if (first) {
+      // The first 4 bytes tell the encoding, however the reads split them
+      // (the buffer holds at least 4).
+      while (m_end - m_pos < 4 && read_more()) {
+      }
+      const auto* b = reinterpret_cast<const unsigned char*>(m_buf.data() + m_pos);
+      const std::string encoding = other_encoding(b, m_end - m_pos);
+      if (!encoding.empty()) {
+        // Every entry would be "invalid": say why once, and stop.
+        m_mode = mode::done;
+        out.line = m_line;
+        out.error = "the input is " + encoding +
+                    "; mysqlx-import reads UTF-8 (convert it first, e.g. with iconv -t UTF-8)";
+        out.fatal = true;
+        return false;
+      }
+      if (m_end - m_pos >= 3 && std::memcmp(b, "\xEF\xBB\xBF", 3) == 0) m_pos += 3;
+    }
     first = false;
     if (m_format == input_format::json_lines) {
       // Whatever its first line holds: an array there is a bad line, not a
@@ -60,7 +100,7 @@ bool json_input::start(entry& out) {
     if (!is_space(c)) {
       m_mode = mode::done;
       out.line = m_line;
-      out.error = std::string("--json-array: the input begins with '") + c +
+      out.error = "--json-array: the input begins with '" + printable(std::string_view(&c, 1)) +
                   "', not '[': it is not one JSON array (JSON lines are read without --json-array)";
       out.fatal = true;
       return false;
@@ -71,12 +111,20 @@ bool json_input::start(entry& out) {
 }
 
 bool json_input::fill() {
-  if (m_eof) return false;
+  m_pos = m_end = 0;
+  return read_more();
+}
+
+bool json_input::read_more() {
+  if (m_eof || m_end == m_buf.size()) return false;
   for (;;) {
-    const ssize_t n = ::read(m_fd, m_buf.data(), m_buf.size());
+    // Looked at before every read, not only when one is interrupted: an
+    // input that always has data (/dev/zero, a huge line of a file being
+    // dropped) never blocks, so no signal ever interrupts its read().
+    if (m_interrupted != nullptr && m_interrupted->load() != 0) throw read_interrupted{};
+    const ssize_t n = ::read(m_fd, m_buf.data() + m_end, m_buf.size() - m_end);
     if (n > 0) {
-      m_pos = 0;
-      m_end = static_cast<std::size_t>(n);
+      m_end += static_cast<std::size_t>(n);
       m_bytes_read += static_cast<std::uint64_t>(n);
       return true;
     }
@@ -89,10 +137,20 @@ bool json_input::fill() {
   }
 }
 
+void json_input::finish(entry& out) {
+  trim_right(out.text);
+  if (!m_oversize && out.text.size() > m_max) {
+    m_oversize = true;
+    out.text.clear();
+    out.text.shrink_to_fit();
+  }
+  if (m_oversize) out.error = "the document is larger than " + std::to_string(m_max) + " bytes";
+}
+
 void json_input::append(const char* from, const char* to, entry& out) {
   if (m_oversize) return;
   const auto n = static_cast<std::size_t>(to - from);
-  if (out.text.size() + n > m_max) {
+  if (out.text.size() + n > m_max + white_space_margin) {
     // Counted, reported, never held: the rest of it is read and dropped.
     m_oversize = true;
     out.text.clear();
@@ -126,7 +184,7 @@ bool json_input::next_line(entry& out) {
       trim_right(out.text);
       if (out.text.empty() && !m_oversize) return false;
       out.line = m_line;
-      if (m_oversize) out.error = "the document is larger than " + std::to_string(m_max) + " bytes";
+      finish(out);
       return true;
     }
     const char* begin = m_buf.data() + m_pos;
@@ -139,7 +197,7 @@ bool json_input::next_line(entry& out) {
     trim_right(out.text);
     if (out.text.empty() && !m_oversize) continue; // an empty line is no entry
     out.line = line;
-    if (m_oversize) out.error = "the document is larger than " + std::to_string(m_max) + " bytes";
+    finish(out);
     return true;
   }
 }
@@ -210,6 +268,7 @@ bool json_input::next_element(entry& out) {
       if (depth == 0 && !in_string && !out.text.empty() && !m_oversize) {
         // A whole element: it is returned as one, and the missing ']' is
         // reported by the next call.
+        finish(out);
         return true;
       }
       m_mode = mode::done;
@@ -250,8 +309,7 @@ bool json_input::next_element(entry& out) {
     append(begin, p, out);
     m_pos = static_cast<std::size_t>(p - m_buf.data()) + (finished ? 1 : 0);
     if (finished) {
-      trim_right(out.text);
-      if (m_oversize) out.error = "the document is larger than " + std::to_string(m_max) + " bytes";
+      finish(out);
       return true;
     }
   }

@@ -10,7 +10,8 @@
 //     documents, split by a scanner that follows strings, escapes and nesting
 //     depth (the elements are not parsed here).
 // Nothing is validated beyond that split: document_check says whether an
-// entry is a JSON object.
+// entry is a JSON object. An input in UTF-16 or UTF-32 (a byte order mark,
+// or the NULs of its first characters) is a fatal entry that says so.
 #pragma once
 
 #include <atomic>
@@ -44,11 +45,17 @@ class json_input {
 public:
   // Reads from `fd` (not closed here); `name` is what messages call it.
   // A document above `max_document` bytes becomes an entry with an error
-  // and is skipped without being held in memory. A read that a signal
-  // interrupts (EINTR) is retried unless `interrupted` is set.
+  // and is skipped without being held in memory (the rest of its line, or
+  // of its array element, is read and dropped): at most max_document and a
+  // margin for white space are held. `interrupted` (set by a SIGINT or
+  // SIGTERM handler) is looked at before every read, and a read it
+  // interrupts (EINTR) is not retried.
+  // `chunk`: bytes per read; 1 MiB makes few system calls and bounds the
+  // buffer whatever the input (smaller only in tests, to split entries
+  // across reads; 4 at least).
   json_input(int fd, std::string name, std::size_t max_document,
              input_format format = input_format::json_lines,
-             const std::atomic<int>* interrupted = nullptr);
+             const std::atomic<int>* interrupted = nullptr, std::size_t chunk = 1 << 20);
 
   // The next entry; false at the end of the input. Throws std::runtime_error
   // when reading fails (the message names the input), read_interrupted (above).
@@ -62,13 +69,19 @@ public:
 
 private:
   enum class mode { start, lines, array, done };
+  // Replaces the buffer's bytes by the next read's; false at the end.
   bool fill();
+  // Appends the next read's bytes to the buffer (while it has room).
+  bool read_more();
   // Reads up to the first entry of the format; false (and `out` an error
   // entry, or untouched at the end of the input) when there is none.
   bool start(entry& out);
   bool next_line(entry& out);
   bool next_element(entry& out);
   void append(const char* from, const char* to, entry& out);
+  // The entry ends: trailing white space goes, and one above m_max is an
+  // error entry without its text.
+  void finish(entry& out);
 
   int m_fd;
   std::string m_name;

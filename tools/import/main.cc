@@ -1,13 +1,18 @@
 // mysqlx-import: imports JSON documents into a collection (see usage()).
 #include "importer.h"
+#include "printable.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -44,14 +49,24 @@ Inputs are read as streams: memory stays bounded whatever their size.
                           its members replace or add the stored ones, a null
                           member removes one), or added when none is stored;
                           its _id must be a string. The final line then says
-                          how many were added and how many patched
+                          how many were added and how many patched.
+                          With -j, entries that share an _id are stored in
+                          input order (a batch waits for an earlier one
+                          with the same _id), so, as with -j 1,
+                          the later entry of the input wins with --replace
+                          and --patch, and is the duplicate without them
       --skip-invalid      report each entry that is not a JSON object, or that
                           the server refuses (file, line, _id, reason), and
                           go on: every other entry of its batch is stored;
                           without it the import stops at the first one
       --rejects FILE      write every skipped entry, as it was, to FILE (one
                           per line) and why to FILE.reasons, to fix and
-                          import them again
+                          import them again. The files are made at the
+                          first skipped entry (anew, unless --resume);
+                          --resume appends to them: the entries that the
+                          earlier runs skipped stay. FILE may
+                          not be an input (the same file by any name); a
+                          write that fails stops the import
       --resume            go on with a stopped import of the same inputs into
                           the same collection: store exactly the entries it
                           did not store
@@ -60,20 +75,27 @@ Inputs are read as streams: memory stays bounded whatever their size.
       --skip N            do not import the first N entries of the input
                           (counting invalid ones, not empty lines)
   -j, --parallel N        sessions adding batches at the same time, each with
-                          its own connection (default 1)
+                          its own connection (default 1, at most 256, and
+                          not more than the server's mysqlx_max_connections)
       --progress MODE     auto (a bar on a terminal, else lines), bar, lines
                           or none; progress goes to standard error
       --progress-interval SECONDS
                           seconds between progress lines (default 10)
       --max-document-size BYTES
-                          a larger document is an invalid entry (default
-                          67108864)
+                          a larger document is an invalid entry, named by
+                          its file and line (default 67108864); the rest of
+                          its line (or array element) is read and dropped,
+                          so an entry never holds more than BYTES and 64 KiB
+                          of white space
   -h, --help              show this text
 
 At the end it prints one line on standard output: documents stored, ids
 generated (documents that had no _id), invalid entries skipped, seconds.
-Messages name an entry by its file and line, counted from 1. A document whose
-_id is already stored, or repeats an earlier one, is named with its _id.
+Messages name an entry by its file and line, counted from 1 (the first line
+of a file is line 1, as in editors); an offset inside an entry counts bytes
+from 0. A document whose _id is already stored, or repeats an earlier one,
+is named with its _id. Bytes of the input that are not printable UTF-8 are
+shown as \xNN.
 
 Resuming: every batch is stored in one transaction together with a record
 of which entries it holds, in the table mysqlx_import_progress of the
@@ -96,6 +118,10 @@ Exit status: 0 when every entry was imported or skipped with --skip-invalid,
 130 after SIGINT and 143 after SIGTERM.
 )";
 
+// Sessions at most: each is a connection and a thread, and a server takes
+// 100 X Protocol connections by default (mysqlx_max_connections).
+constexpr std::uint64_t max_parallel = 256;
+
 // Set by the first SIGINT or SIGTERM; the import polls it.
 std::atomic<int> interrupted{0};
 
@@ -112,6 +138,22 @@ void catch_signals() {
   sa.sa_flags = 0; // no SA_RESTART: a blocking read of the input returns EINTR
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+}
+
+// Opens /dev/null onto each of descriptors 0-2 that is closed, before
+// anything else opens a file or a socket: with standard input closed, the
+// connection would otherwise get descriptor 0 and be read as the input
+// (with standard output closed, the summary would be written into it).
+// Returns whether standard input was closed.
+bool standard_descriptors_open() {
+  bool stdin_closed = false;
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    if (fd == 0) stdin_closed = true;
+    const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (opened != fd) std::_Exit(1); // the lowest free descriptor is `fd`; no way to say it
+  }
+  return stdin_closed;
 }
 
 [[noreturn]] void bad_usage(const std::string& why) {
@@ -137,6 +179,7 @@ std::uint64_t number(const std::string& opt, const std::string& text, std::uint6
 } // namespace
 
 int main(int argc, char** argv) {
+  const bool stdin_closed = standard_descriptors_open();
   mysqlx_import::options opts;
   if (const char* env = std::getenv("MYSQLX_URI")) opts.uri = env;
   bool only_files = false;
@@ -209,7 +252,12 @@ int main(int argc, char** argv) {
     } else if (arg == "--skip") {
       opts.skip = number(arg, take(), 0);
     } else if (arg == "-j" || arg == "--parallel") {
-      opts.parallel = static_cast<unsigned>(std::min<std::uint64_t>(number(arg, take(), 1), 256));
+      const std::string v = take();
+      const std::uint64_t n = number(arg, v, 1);
+      if (n > max_parallel)
+        bad_usage("--parallel (-j) takes at most " + std::to_string(max_parallel) +
+                  " sessions, not " + v);
+      opts.parallel = static_cast<unsigned>(n);
     } else if (arg == "--progress") {
       const std::string m = take();
       using mysqlx_import::progress_style;
@@ -235,6 +283,12 @@ int main(int argc, char** argv) {
   if (opts.collection.empty()) bad_usage("no collection: give --collection");
   if (opts.resume && opts.restart) bad_usage("--resume and --restart exclude each other");
   if (opts.replace && opts.patch) bad_usage("--replace and --patch exclude each other");
+  if (stdin_closed && (opts.inputs.empty() || std::find(opts.inputs.begin(), opts.inputs.end(),
+                                                        "-") != opts.inputs.end())) {
+    std::cerr << "mysqlx-import: standard input is closed: name the input FILEs, or give the"
+                 " input on standard input\n";
+    return 1;
+  }
 
   catch_signals();
   opts.interrupted = &interrupted;
@@ -244,12 +298,12 @@ int main(int argc, char** argv) {
     return res.ok ? 0 : 1;
   } catch (const mysqlx::Error& e) {
     // Connection, authentication or DDL: nothing was imported.
-    std::cerr << "mysqlx-import: " << e.what();
+    std::cerr << "mysqlx-import: " << mysqlx_import::printable(e.what());
     if (e.code() != 0) std::cerr << " (error " << e.code() << ")";
     std::cerr << "\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "mysqlx-import: " << e.what() << "\n";
+    std::cerr << "mysqlx-import: " << mysqlx_import::printable(e.what()) << "\n";
     return 1;
   }
 }

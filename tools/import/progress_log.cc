@@ -1,8 +1,11 @@
 #include "progress_log.h"
 
+#include "printable.h"
+
 #include <climits>
 #include <cstdlib>
 #include <memory>
+#include <unistd.h>
 
 namespace mysqlx_import {
 
@@ -35,13 +38,29 @@ std::string quote_name(const std::string& name) {
 }
 
 // A file as an absolute path, so that the job is the same from any
-// directory; standard input ("-") and a name that cannot be resolved stay
-// as given.
+// directory; standard input ("-") stays as given. Its directory is resolved
+// (realpath), its own name is not: the job must not change when a file
+// missing at one run exists at the next (realpath() fails for it), which
+// --resume after "cannot open" needs. A directory that does not exist
+// either is made absolute without being resolved.
 std::string absolute(const std::string& name) {
   if (name == "-") return name;
-  std::unique_ptr<char, decltype(&std::free)> real(::realpath(name.c_str(), nullptr), &std::free);
-  return real ? std::string(real.get()) : name;
+  const auto slash = name.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "." : name.substr(0, slash);
+  const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+  if (dir.empty()) dir = "/"; // "/name"
+  std::unique_ptr<char, decltype(&std::free)> real(::realpath(dir.c_str(), nullptr), &std::free);
+  if (real) {
+    const std::string d = real.get();
+    return d == "/" ? "/" + base : d + "/" + base;
+  }
+  if (name[0] == '/') return name;
+  std::unique_ptr<char, decltype(&std::free)> cwd(::getcwd(nullptr, 0), &std::free);
+  return cwd ? std::string(cwd.get()) + "/" + name : name;
 }
+
+// The `source` column's width, in characters.
+constexpr std::size_t source_chars = 1024;
 
 } // namespace
 
@@ -49,14 +68,16 @@ progress_log::progress_log(const std::string& schema, const std::string& collect
                            const std::vector<std::string>& inputs)
     : m_table(quote_name(schema) + ".`mysqlx_import_progress`") {
   std::string key = schema + '\0' + collection;
-  m_source = schema + "." + collection + " <-";
+  std::string source = schema + "." + collection + " <-";
   for (const auto& in : inputs) {
     const std::string path = absolute(in);
     key += '\0' + path;
-    m_source += " " + path;
+    source += " " + path;
   }
   m_job = hex(fnv1a(key));
-  if (m_source.size() > 1024) m_source.resize(1024);
+  // Any file name: a name that is not UTF-8 is escaped (the column is
+  // utf8mb4), and a long list is cut between characters.
+  m_source = printable_prefix(source, source_chars);
 }
 
 void progress_log::prepare(mysqlx::Session& s) const {

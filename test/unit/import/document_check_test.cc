@@ -50,6 +50,31 @@ TEST(DocumentCheck, InvalidJsonGivesReasonAndOffset) {
   EXPECT_NE(r.reason.find("NUL"), std::string::npos) << r.reason;
 }
 
+// Issue 33, item 11: a NUL byte inside a line is named, with its offset
+// (from 0, as the parser's), not reported as a missing quotation mark or an
+// empty document.
+TEST(DocumentCheck, NulByteIsNamedWithItsOffset) {
+  auto r = check_document(std::string("{\"a\":\"x\0y\"}", 11));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.reason, "not valid JSON: a NUL byte at offset 7") << r.reason;
+  r = check_document(std::string("\0{\"a\":1}", 8));
+  EXPECT_EQ(r.reason, "not valid JSON: a NUL byte at offset 0") << r.reason;
+}
+
+// Issue 33, item 2: the _id as the collection keys it, which orders the
+// batches that share one under -j: a string's value, an integer's digits
+// (5 and "5" are the same key), nothing for other values.
+TEST(DocumentCheck, IdKeyIsTheStoredKey) {
+  EXPECT_EQ(check_document(R"({"_id":"a5"})").id_key, "a5");
+  EXPECT_EQ(check_document(R"({"_id":5})").id_key, "5");
+  EXPECT_EQ(check_document(R"({"_id":"5"})").id_key, "5");
+  EXPECT_EQ(check_document(R"({"_id":-12345678901})").id_key, "-12345678901");
+  EXPECT_EQ(check_document(R"({"_id":18446744073709551615})").id_key, "18446744073709551615");
+  EXPECT_EQ(check_document(R"({"_id":5.5})").id_key, "");
+  EXPECT_EQ(check_document(R"({"_id":true})").id_key, "");
+  EXPECT_EQ(check_document(R"({"n":5,"x":{"_id":5}})").id_key, "");
+}
+
 // The library refuses a second top-level _id too, but names the document by
 // its place in the batch counted from 0; checked here, it is named by its
 // line and can be skipped. A nested second _id is a different member.

@@ -1,5 +1,7 @@
 #include "json_input.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <stdexcept>
@@ -7,6 +9,7 @@
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -33,6 +36,11 @@ public:
 private:
   int m_fd = -1;
 };
+
+// A string literal's bytes, NULs included.
+template <std::size_t N> std::string bytes(const char (&text)[N]) {
+  return std::string(text, N - 1);
+}
 
 std::vector<entry> split(const std::string& text, std::size_t max = 1 << 20,
                          input_format format = input_format::json_lines) {
@@ -196,6 +204,96 @@ TEST(JsonInput, OversizeDocumentIsAnEntryWithAnErrorAndTheNextOneIsRead) {
   ASSERT_EQ(v.size(), 2u);
   EXPECT_NE(v[0].error.find("larger than 1000 bytes"), std::string::npos) << v[0].error;
   EXPECT_EQ(v[1].text, "{\"b\":1}");
+}
+
+// Issue 33, item 7: the cap is on the document, not on the white space or
+// \r that ends its line: a document of exactly the maximum size is read.
+TEST(JsonInput, TheCapIsOnTheDocumentNotItsLineEnd) {
+  const std::string doc = "{\"a\":\"" + std::string(1000 - 8, 'x') + "\"}";
+  ASSERT_EQ(doc.size(), 1000u);
+  auto v = split(doc + "   \r\n" + doc + "\r\n{\"b\":1}\n", 1000);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].error, "");
+  EXPECT_EQ(v[0].text, doc);
+  EXPECT_EQ(v[1].text, doc);
+  v = split_array("[" + doc + "   \r\n, " + doc + "]", 1000);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].error, "");
+  EXPECT_EQ(v[1].text, doc);
+  // One byte more is an invalid entry, named by its line.
+  v = split("{\"n\":0}\n" + doc + " x\n{\"b\":1}\n", 1000);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_NE(v[1].error.find("larger than 1000 bytes"), std::string::npos) << v[1].error;
+  EXPECT_EQ(v[1].line, 2u);
+}
+
+// Issue 33, item 7: an endless line (/dev/zero, a huge line of a regular
+// file) is read and dropped past the cap, and a SIGINT or SIGTERM (the flag
+// its handler sets) stops the reading between two reads, not only when a
+// read() is interrupted: reads that always return data never are.
+TEST(JsonInput, StopFlagIsCheckedBetweenReads) {
+  std::signal(SIGPIPE, SIG_IGN); // the reader closes the pipe first
+  for (const input_format format : {input_format::json_lines, input_format::json_array}) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    // 64 MiB of zeros, then the end: without the check, the reader drops
+    // them all and returns the oversize entry instead of stopping.
+    std::thread writer([&] {
+      const std::string zeros(1 << 16, format == input_format::json_array ? ' ' : '\0');
+      if (format == input_format::json_array) (void)!::write(fds[1], "[\"", 2);
+      for (int i = 0; i < 1024; ++i)
+        if (::write(fds[1], zeros.data(), zeros.size()) <= 0) break;
+      ::close(fds[1]);
+    });
+    std::atomic<int> stop{0};
+    json_input in(fds[0], "<pipe>", 1000, format, &stop);
+    entry e;
+    bool interrupted = false;
+    try {
+      stop = 2; // as the handler of SIGINT sets it, while the reader is busy
+      in.next(e);
+    } catch (const mysqlx_import::read_interrupted&) {
+      interrupted = true;
+    }
+    ::close(fds[0]); // the writer gets EPIPE (ignored below) and ends
+    writer.join();
+    EXPECT_TRUE(interrupted) << (format == input_format::json_array ? "array" : "lines");
+    EXPECT_LT(in.bytes_read(), std::uint64_t{8} << 20);
+  }
+}
+
+// Issue 33, item 11: a UTF-16 or UTF-32 input is named as such (its byte
+// order mark, or the NULs of its first ASCII characters), instead of
+// "Invalid value at offset 0" on every line.
+TEST(JsonInput, Utf16AndUtf32AreNamed) {
+  const std::pair<std::string, std::string> cases[] = {
+      {bytes("\xFF\xFE{\0\"\0a\0\"\0:\0"
+             "1\0}\0\n\0"),
+       "UTF-16LE (byte order mark FF FE)"},
+      {bytes("\xFE\xFF\0{\0\"\0a\0\"\0:\0"
+             "1\0}\0\n"),
+       "UTF-16BE (byte order mark FE FF)"},
+      {bytes("\xFF\xFE\0\0{\0\0\0}\0\0\0"), "UTF-32LE (byte order mark FF FE 00 00)"},
+      {bytes("\0\0\xFE\xFF\0\0\0{\0\0\0}"), "UTF-32BE (byte order mark 00 00 FE FF)"},
+      {bytes("{\0\"\0a\0\"\0:\0"
+             "1\0}\0\n\0"),
+       "UTF-16LE (NUL bytes between its first characters)"},
+      {bytes("\0{\0}\0\n"), "UTF-16BE (NUL bytes between its first characters)"},
+  };
+  for (const auto& [text, named] : cases) {
+    for (const input_format format : {input_format::json_lines, input_format::json_array}) {
+      const auto v = split(text, 1 << 20, format);
+      ASSERT_EQ(v.size(), 1u) << named;
+      EXPECT_TRUE(v[0].fatal) << named;
+      EXPECT_EQ(v[0].line, 1u);
+      EXPECT_NE(v[0].error.find("the input is " + named), std::string::npos) << v[0].error;
+      EXPECT_NE(v[0].error.find("mysqlx-import reads UTF-8"), std::string::npos) << v[0].error;
+    }
+  }
+  // A NUL later in a line is that line's fault, not the input's encoding.
+  const auto v = split(bytes("{\"a\":1}\n{\"b\":\"\0\"}\n"));
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_FALSE(v[1].fatal);
 }
 
 TEST(JsonInput, CountsBytesRead) {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -38,6 +39,66 @@ TEST(ImportProgress, JobIsTheSameFromAnyDirectory) {
   EXPECT_NE(progress_log("ab", "c", {"-"}).job(), progress_log("a", "bc", {"-"}).job());
   std::remove(file.c_str());
   ::rmdir(dir);
+}
+
+// Issue 33, item 3: an input missing when the import starts is the same
+// input once it exists, so that --resume finds the job it advised.
+TEST(ImportProgress, JobDoesNotChangeWhenAMissingFileAppears) {
+  char dir[] = "/tmp/import_progress_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string file = std::string(dir) + "/b.jsonl";
+  char cwd[4096];
+  ASSERT_NE(::getcwd(cwd, sizeof cwd), nullptr);
+  ASSERT_EQ(::chdir(dir), 0);
+  const progress_log missing("s", "c", {"b.jsonl"});
+  std::ofstream(file) << "{}\n";
+  const progress_log present("s", "c", {"b.jsonl"});
+  ASSERT_EQ(::chdir(cwd), 0);
+  EXPECT_EQ(missing.job(), present.job());
+  EXPECT_EQ(missing.source(), present.source());
+  EXPECT_EQ(present.job(), progress_log("s", "c", {file}).job());
+  std::remove(file.c_str());
+  ::rmdir(dir);
+}
+
+// Whether `s` is valid UTF-8 (what a utf8mb4 column takes).
+bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::size_t characters(const std::string& s) {
+  std::size_t n = 0;
+  for (const unsigned char c : s) n += (c >> 6) != 2 ? 1 : 0;
+  return n;
+}
+
+// Issue 33, item 4: the record's `source` names the inputs for people
+// reading the table; any file name must fit it (a utf8mb4 VARCHAR(1024)):
+// bytes that are not UTF-8 are escaped, and a long list is cut between two
+// characters, never inside one.
+TEST(ImportProgress, SourceTakesAnyFileName) {
+  const progress_log latin1("s", "c", {"/data/caf\xe9.jsonl"});
+  EXPECT_EQ(latin1.source(), "s.c <- /data/caf\\xe9.jsonl");
+  EXPECT_TRUE(valid_utf8(latin1.source()));
+  const progress_log utf8("s", "c", {"/data/caf\xc3\xa9\\.jsonl"});
+  EXPECT_EQ(utf8.source(), "s.c <- /data/caf\xc3\xa9\\\\.jsonl"); // a backslash is doubled
+  EXPECT_NE(latin1.job(), utf8.job());
+
+  std::vector<std::string> many;
+  for (int i = 0; i < 300; ++i) many.push_back("/d/\xc3\xa9t\xc3\xa9-" + std::to_string(i));
+  const progress_log list("s", "c", many);
+  EXPECT_TRUE(valid_utf8(list.source()));
+  EXPECT_LE(characters(list.source()), 1024u);
+  EXPECT_GE(characters(list.source()), 1000u);
+  EXPECT_EQ(list.source().substr(list.source().size() - 3), "...");
 }
 
 TEST(ImportProgress, DigestTellsEndsApart) {
