@@ -238,14 +238,7 @@ public:
   operator DbDoc() const;
   /// `v.get<int>()`, `v.get<std::string>()`, ...: the conversions above.
   /// std::u16string, std::wstring and std::u32string convert the text.
-  template <typename T> T get() const {
-    if constexpr (std::is_same_v<T, std::u16string> || std::is_same_v<T, std::wstring> ||
-                  std::is_same_v<T, std::u32string>) {
-      return static_cast<T>(*this);
-    } else {
-      return static_cast<T>(*this);
-    }
-  }
+  template <typename T> T get() const { return static_cast<T>(*this); }
   ///@}
 
   /// The kind of value; a DECIMAL read from a row is DOUBLE, a date or time RAW.
