@@ -272,13 +272,23 @@ int parser::parse_call(node_id& out, text_ref schema, text_ref name, bool has_sc
        expr_lex::word_is(text(m_tok), "TRAILING")))
     return fail_unsupported("LEADING, TRAILING or BOTH clause inside function TRIM()");
   if (accept(tok::rparen)) return grow(0);
+  // DATE_ADD(d, INTERVAL n unit) and its synonyms are MySQL's other
+  // spelling of d + INTERVAL n unit: the same date_add / date_sub operator,
+  // which the X Plugin renders as DATE_ADD(d, INTERVAL n unit).
+  const char* date_op = nullptr;
+  if (expr_lex::word_is(fn, "DATE_ADD") || expr_lex::word_is(fn, "ADDDATE")) date_op = "date_add";
+  if (expr_lex::word_is(fn, "DATE_SUB") || expr_lex::word_is(fn, "SUBDATE")) date_op = "date_sub";
   int depth = 0;
+  int args = 0;
   do {
+    if (args == 1 && date_op != nullptr && at(kw::interval))
+      return parse_date_call(out, date_op, depth);
     node_id e = no_node;
     const int d = parse_or(e);
     if (d < 0) return -1;
     m_tree.append(out, e);
     depth = std::max(depth, d);
+    ++args;
   } while (accept(tok::comma));
   // What MySQL's grammar has and Mysqlx.Expr cannot carry: named, so that
   // the user does not look for a typo.
@@ -295,6 +305,26 @@ int parser::parse_call(node_id& out, text_ref schema, text_ref name, bool has_sc
     return fail(start, "MATCH ... AGAINST not supported yet");
   }
   return grow(depth);
+}
+
+// At INTERVAL, the second argument of DATE_ADD(d, ...) and its synonyms:
+// the call node, holding d, becomes the operator.
+int parser::parse_date_call(node_id call, const char* name, int depth) {
+  nest guard(*this);
+  if (guard.too_deep()) return fail_too_deep();
+  advance(); // INTERVAL
+  node& n = m_tree[call];
+  n.kind = node_kind::op;
+  n.v.name = name;
+  n.has = 0;
+  node_id amount = no_node;
+  node_id unit = no_node;
+  const int amount_depth = parse_bit_or(amount);
+  if (amount_depth < 0 || !parse_interval_unit(unit)) return -1;
+  m_tree.append(call, amount);
+  m_tree.append(call, unit);
+  if (!expect(tok::rparen, "')'")) return -1;
+  return grow(std::max(depth, amount_depth));
 }
 
 // POSITION(substr IN str) is MySQL's LOCATE(substr, str), and goes on the

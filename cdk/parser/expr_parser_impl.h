@@ -76,8 +76,9 @@ private:
   // `start`: where the (schema-qualified) name begins, for errors.
   int parse_call(node_id& out, text_ref schema, text_ref name, bool has_schema,
                  std::uint32_t start);
-  int parse_position(node_id call); // after "POSITION("
-  bool starts_case() noexcept;      // at a word: CASE ... WHEN ... END?
+  int parse_position(node_id call);                               // after "POSITION("
+  int parse_date_call(node_id call, const char* name, int depth); // DATE_ADD(d, INTERVAL
+  bool starts_case() noexcept; // at a word: CASE ... WHEN ... END?
   int parse_object(node_id& out);
   int parse_array(node_id& out);
   int parse_list(node_id parent, tok close); // "a, b, ...": children of parent

@@ -347,6 +347,16 @@ const parse_case k_cases[] = {
 
     // INTERVAL arithmetic: date_add/date_sub with the unit as octets.
     {"d + INTERVAL 1 DAY", "(date_add (ident $.d) (uint 1) (octets 'DAY'))"},
+    // MySQL's DATE_ADD(d, INTERVAL n unit) and synonyms: the same operator.
+    {"DATE_ADD(d, INTERVAL 1 DAY)", "(date_add (ident $.d) (uint 1) (octets 'DAY'))"},
+    {"adddate(d, interval n + 1 day)",
+     "(date_add (ident $.d) (+ (ident $.n) (uint 1)) (octets 'DAY'))"},
+    {"DATE_SUB(dt, INTERVAL 30 MINUTE) < d",
+     "(< (date_sub (ident dt) (uint 30) (octets 'MINUTE')) (ident d))", T},
+    {"SUBDATE(d, INTERVAL '1:2' HOUR_MINUTE)",
+     "(date_sub (ident $.d) (string '1:2') (octets 'HOUR_MINUTE'))"},
+    {"ADDDATE(d, 5)", "(call ADDDATE (ident $.d) (uint 5))"},
+    {"s.DATE_ADD(d, 1)", "(call s.DATE_ADD (ident $.d) (uint 1))"},
     {"d - INTERVAL 2 HOUR", "(date_sub (ident $.d) (uint 2) (octets 'HOUR'))"},
     {"d + interval 3 microsecond", "(date_add (ident $.d) (uint 3) (octets 'MICROSECOND'))"},
     {"d + INTERVAL 1 SECOND", "(date_add (ident $.d) (uint 1) (octets 'SECOND'))"},
