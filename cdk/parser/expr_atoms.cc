@@ -16,6 +16,7 @@
 #include "cdk/parser/expr_parser_impl.h"
 #include "mysqlx_datatypes.pb.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -92,7 +93,38 @@ int parser::parse_atom(node_id& out) {
     return fail_expected("an expression (INTERVAL only follows '+' or '-')");
   default:
     if (expr_lex::is_reserved(m_tok.keyword)) return fail_expected("an expression");
+    if (starts_case()) return fail_unsupported("CASE expression");
     return parse_name(out);
+  }
+}
+
+// "CASE WHEN ..." or "CASE value WHEN ...": CASE is not reserved here (it
+// stays a field name), so it starts MySQL's CASE only when what follows
+// could not follow a name: WHEN, or the start of an operand.
+bool parser::starts_case() noexcept {
+  if (!expr_lex::word_is(text(m_tok), "CASE")) return false;
+  const token& next = peek_next();
+  switch (next.kind) {
+  case tok::word:
+    if (next.keyword == kw::none) {
+      const std::string_view w = text(next);
+      return !expr_lex::word_is(w, "SOUNDS") && !expr_lex::word_is(w, "MEMBER");
+    }
+    return next.keyword == kw::null || next.keyword == kw::true_ || next.keyword == kw::false_ ||
+           next.keyword == kw::cast || next.keyword == kw::binary || next.keyword == kw::interval;
+  case tok::qword:
+  case tok::string:
+  case tok::integer:
+  case tok::hex:
+  case tok::number:
+  case tok::colon:
+  case tok::qmark:
+  case tok::bang:
+  case tok::tilde:
+  case tok::lcurly:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -223,16 +255,106 @@ bool parser::parse_interval_unit(node_id& out) {
   return true;
 }
 
-int parser::parse_call(node_id& out, text_ref schema, text_ref name, bool has_schema) {
+int parser::parse_call(node_id& out, text_ref schema, text_ref name, bool has_schema,
+                       std::uint32_t start) {
+  // MySQL's functions with a syntax of their own (sql_yacc.yy) are only
+  // known by name when not qualified by a schema.
+  const std::string_view fn = has_schema ? std::string_view() : m_tree.view(name);
   out = m_tree.add(node_kind::call);
   node& call = m_tree[out];
   call.text[0] = name;
   call.text[1] = schema;
   call.has = has_schema ? 3 : 1;
   advance(); // '('
+  if (expr_lex::word_is(fn, "POSITION")) return parse_position(out);
+  if (expr_lex::word_is(fn, "TRIM") && at(tok::word) &&
+      (expr_lex::word_is(text(m_tok), "BOTH") || expr_lex::word_is(text(m_tok), "LEADING") ||
+       expr_lex::word_is(text(m_tok), "TRAILING")))
+    return fail_unsupported("LEADING, TRAILING or BOTH clause inside function TRIM()");
   if (accept(tok::rparen)) return grow(0);
-  const int depth = parse_list(out, tok::rparen);
-  return depth < 0 ? -1 : grow(depth);
+  // DATE_ADD(d, INTERVAL n unit) and its synonyms are MySQL's other
+  // spelling of d + INTERVAL n unit: the same date_add / date_sub operator,
+  // which the X Plugin renders as DATE_ADD(d, INTERVAL n unit).
+  const char* date_op = nullptr;
+  if (expr_lex::word_is(fn, "DATE_ADD") || expr_lex::word_is(fn, "ADDDATE")) date_op = "date_add";
+  if (expr_lex::word_is(fn, "DATE_SUB") || expr_lex::word_is(fn, "SUBDATE")) date_op = "date_sub";
+  int depth = 0;
+  int args = 0;
+  do {
+    if (args == 1 && date_op != nullptr && at(kw::interval))
+      return parse_date_call(out, date_op, depth);
+    node_id e = no_node;
+    const int d = parse_or(e);
+    if (d < 0) return -1;
+    m_tree.append(out, e);
+    depth = std::max(depth, d);
+    ++args;
+  } while (accept(tok::comma));
+  // What MySQL's grammar has and Mysqlx.Expr cannot carry: named, so that
+  // the user does not look for a typo.
+  if (at(tok::word)) {
+    if (expr_lex::word_is(fn, "CHAR") && expr_lex::word_is(text(m_tok), "USING"))
+      return fail_unsupported("USING clause inside function CHAR()");
+    if (expr_lex::word_is(fn, "TRIM") && expr_lex::word_is(text(m_tok), "FROM"))
+      return fail_unsupported("FROM clause inside function TRIM()");
+  }
+  if (!expect(tok::rparen, "')'")) return -1;
+  if (expr_lex::word_is(fn, "MATCH") && at(tok::word) &&
+      expr_lex::word_is(text(m_tok), "AGAINST")) {
+    // Reported at MATCH, where the construct starts.
+    return fail(start, "MATCH ... AGAINST not supported yet");
+  }
+  return grow(depth);
+}
+
+// At INTERVAL, the second argument of DATE_ADD(d, ...) and its synonyms:
+// the call node, holding d, becomes the operator.
+int parser::parse_date_call(node_id call, const char* name, int depth) {
+  nest guard(*this);
+  if (guard.too_deep()) return fail_too_deep();
+  advance(); // INTERVAL
+  node& n = m_tree[call];
+  n.kind = node_kind::op;
+  n.v.name = name;
+  n.has = 0;
+  node_id amount = no_node;
+  node_id unit = no_node;
+  const int amount_depth = parse_bit_or(amount);
+  if (amount_depth < 0 || !parse_interval_unit(unit)) return -1;
+  m_tree.append(call, amount);
+  m_tree.append(call, unit);
+  if (!expect(tok::rparen, "')'")) return -1;
+  return grow(std::max(depth, amount_depth));
+}
+
+// POSITION(substr IN str) is MySQL's LOCATE(substr, str), and goes on the
+// wire as that call, as Connector/C++ sends it: the X Plugin renders a
+// function call as it is named, and LOCATE is what both servers know. The
+// first operand is a bit_expr in MySQL's grammar (sql_yacc.yy), so its IN is
+// the separator, not the IN operator. "POSITION(a, b)" is sent the same way,
+// as Connector/C++ does.
+int parser::parse_position(node_id call) {
+  nest guard(*this);
+  if (guard.too_deep()) return fail_too_deep();
+  m_tree[call].v.name = "locate";
+  m_tree[call].has = 1 | 4;
+  node_id substr = no_node;
+  int depth = parse_bit_or(substr);
+  if (depth < 0) return -1;
+  m_tree.append(call, substr);
+  if (accept(kw::in)) {
+    node_id str = no_node;
+    const int d = parse_or(str);
+    if (d < 0) return -1;
+    m_tree.append(call, str);
+    if (!expect(tok::rparen, "')' after POSITION(... IN ...)")) return -1;
+    return grow(std::max(depth, d));
+  }
+  if (!at(tok::comma)) return fail_expected("IN in POSITION(substr IN str)");
+  advance();
+  const int d = parse_list(call, tok::rparen);
+  if (d < 0) return -1;
+  return grow(std::max(depth, d));
 }
 
 // "a, b, ..." up to the closing token, each element a child of `parent`:

@@ -186,6 +186,8 @@ int parser::parse_compare(node_id& out) {
       if (rhs < 0) return -1;
       m_tree.append(op, r);
       depth = grow(std::max(depth, rhs));
+    } else if (at(tok::nse)) {
+      return fail_unsupported("Operator <=>");
     } else if (at(kw::is)) {
       advance();
       const bool negated = accept(kw::not_);
@@ -210,6 +212,17 @@ int parser::parse_compare(node_id& out) {
 int parser::parse_predicate(node_id& out) {
   const int depth = parse_bit_or(out);
   if (depth < 0) return -1;
+  // MySQL's predicates that Mysqlx.Expr has no operator for (the X Plugin's
+  // expr_generator.cc); SOUNDS and MEMBER are not keywords otherwise, so
+  // they are matched by text here, after an operand, where no name fits.
+  if (at(tok::word) && m_tok.keyword == kw::none) {
+    const std::string_view w = text(m_tok);
+    if (expr_lex::word_is(w, "SOUNDS") && is_kw(peek(), kw::like))
+      return fail_unsupported("Operator SOUNDS LIKE");
+    if (expr_lex::word_is(w, "MEMBER") && peek().kind == tok::word &&
+        expr_lex::word_is(text(peek()), "OF"))
+      return fail_unsupported("Operator MEMBER OF");
+  }
   bool negated = false;
   if (at(kw::not_)) {
     if (!is_predicate_kw(peek())) {

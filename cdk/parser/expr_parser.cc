@@ -79,6 +79,12 @@ int parser::fail_expected(const char* what) {
   return fail(m_tok.pos, std::move(msg));
 }
 
+int parser::fail_unsupported(std::string_view what) {
+  std::string msg(what);
+  msg += " not supported yet";
+  return fail(m_tok.pos, std::move(msg));
+}
+
 int parser::fail_too_deep() {
   return fail(m_tok.pos,
               "expression nested deeper than " + std::to_string(max_expr_depth) + " levels");

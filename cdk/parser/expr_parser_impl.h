@@ -73,7 +73,12 @@ private:
   int parse_placeholder(node_id& out);
   int parse_cast(node_id& out);
   bool parse_cast_type(std::string& type);
-  int parse_call(node_id& out, text_ref schema, text_ref name, bool has_schema);
+  // `start`: where the (schema-qualified) name begins, for errors.
+  int parse_call(node_id& out, text_ref schema, text_ref name, bool has_schema,
+                 std::uint32_t start);
+  int parse_position(node_id call);                               // after "POSITION("
+  int parse_date_call(node_id call, const char* name, int depth); // DATE_ADD(d, INTERVAL
+  bool starts_case() noexcept; // at a word: CASE ... WHEN ... END?
   int parse_object(node_id& out);
   int parse_array(node_id& out);
   int parse_list(node_id parent, tok close); // "a, b, ...": children of parent
@@ -133,6 +138,9 @@ private:
   // Errors. All return -1 / false so callers can `return fail(...)`.
   int fail(std::size_t pos, std::string what);
   int fail_expected(const char* what);
+  // At the current token: "<what> not supported yet", the words
+  // Connector/C++ uses, which programs search for.
+  int fail_unsupported(std::string_view what);
   bool at_end_or_fail();
 
   // Tree helpers.

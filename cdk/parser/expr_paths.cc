@@ -51,7 +51,7 @@ int parser::parse_name(node_id& out) {
       text_ref name;
       if (!ident_text(first, name)) return -1;
       advance();
-      return parse_call(out, {}, name, false);
+      return parse_call(out, {}, name, false, first.pos);
     }
     if (next.kind == tok::dot) {
       expr_lex::lexer ahead = m_ahead_lex; // rarer: two more tokens
@@ -64,7 +64,7 @@ int parser::parse_name(node_id& out) {
         advance();
         advance();
         advance();
-        return parse_call(out, schema, name, true);
+        return parse_call(out, schema, name, true, first.pos);
       }
     }
   }

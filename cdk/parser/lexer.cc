@@ -186,7 +186,7 @@ token lexer::next() noexcept {
     return peek(1) == '=' ? punct(tok::eq, 2) : punct(tok::eq, 1);
   case '<':
     if (peek(1) == '<') return punct(tok::shl, 2);
-    if (peek(1) == '=') return punct(tok::le, 2);
+    if (peek(1) == '=') return peek(2) == '>' ? punct(tok::nse, 3) : punct(tok::le, 2);
     if (peek(1) == '>') return punct(tok::ne, 2);
     return punct(tok::lt, 1);
   case '>':

@@ -61,6 +61,7 @@ enum class tok : std::uint8_t {
   le,
   gt,
   ge,
+  nse,    // <=>, MySQL's NULL-safe equality, which Mysqlx.Expr lacks
   arrow,  // ->
   arrow2, // ->>
 };

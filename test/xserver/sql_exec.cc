@@ -191,7 +191,15 @@ stmt_result session::execute_sql(std::string_view sql, bool rows_affected_notice
       info = i ? i : "";
     }
     const int next = mysql_next_result(m);
-    if (next > 0) return m_db->last_error();
+    if (next > 0) {
+      // A statement of a procedure failed after result sets of its own:
+      // the client gets those, the FetchDoneMoreResultsets that closes the
+      // last of them, then the error, which it meets when it moves on to
+      // the next result (Streaming_command_delegate::handle_error in
+      // MySQL's plugin/x/src/streaming_command_delegate.cc).
+      if (pending_done) m_out.add_empty(server_msg::resultset_fetch_done_more_resultsets);
+      return m_db->last_error();
+    }
     if (next < 0) break;
   }
   if (pending_done) m_out.add_empty(server_msg::resultset_fetch_done);

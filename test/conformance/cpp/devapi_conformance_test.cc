@@ -539,6 +539,33 @@ INSTANTIATE_TEST_SUITE_P(
         tls_case{"TLSv1.2,TLSv1.3", "", "TLSv1.3", "TLS_AES_128_GCM_SHA256"}),
     tls_name);
 
+// Issue 38: a procedure that returns two result sets and then fails. On
+// MySQL the X Plugin streams the result sets, then the FetchDoneMoreResultsets
+// it held back and the error (streaming_command_delegate.cc handle_error):
+// execute() succeeds and the nextResult() to the failed statement throws.
+TEST(Procedure, ErrorComesWithTheResultThatFailed) {
+  mysqlx::Session s = plain_session();
+  step("create the procedure");
+  s.sql("CREATE DATABASE IF NOT EXISTS conf_cpp_proc").execute();
+  s.sql("DROP PROCEDURE IF EXISTS conf_cpp_proc.p").execute();
+  s.sql("CREATE PROCEDURE conf_cpp_proc.p() BEGIN SELECT 1; SELECT 2 UNION SELECT 3; "
+        "SELECT * FROM conf_cpp_proc.unknowntable; END")
+      .execute();
+  {
+    step("CALL");
+    mysqlx::SqlResult r = s.sql("CALL conf_cpp_proc.p()").execute();
+    EXPECT_EQ(r.count(), 1u);
+    ASSERT_TRUE(r.nextResult());
+    EXPECT_EQ(r.count(), 2u);
+    step("nextResult() to the failed statement");
+    EXPECT_THROW(r.nextResult(), mysqlx::Error);
+  }
+  // Once the result is gone (while it lives, the official library throws
+  // its error again from the next statement, which drains it).
+  step("the session goes on");
+  EXPECT_EQ(s.sql("SELECT 7").execute().fetchOne()[0].get<int>(), 7);
+}
+
 // IPv6: xserverd listens on ::1 too. VERIFY_CA only: Connector/C++ 8.3
 // checks the host with X509_VERIFY_PARAM_set1_host(), which matches DNS
 // names and never an IP SAN, so it cannot verify the identity of [::1] (of

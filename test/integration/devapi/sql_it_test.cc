@@ -208,3 +208,27 @@ TEST(SqlTest, WarningLevelsAreTheServers) {
   EXPECT_EQ(warn.getWarning(0).getLevel(), Warning::LEVEL_WARNING);
   EXPECT_EQ(warn.getWarning(0).getCode(), 1264u);
 }
+
+// Issue 38: a procedure that returns two result sets and then fails. As on
+// MySQL, execute() succeeds, both result sets read, and the error comes with
+// the nextResult() that moves to the statement that failed.
+TEST(SqlTest, ProcedureErrorComesWithTheResultThatFailed) {
+  Session s = open80();
+  s.sql("CREATE DATABASE IF NOT EXISTS dv_sql_proc").execute();
+  s.sql("DROP PROCEDURE IF EXISTS dv_sql_proc.p").execute();
+  s.sql("CREATE PROCEDURE dv_sql_proc.p() BEGIN SELECT 1; SELECT 2 UNION SELECT 3; "
+        "SELECT * FROM dv_sql_proc.unknowntable; END")
+      .execute();
+  SqlResult r = s.sql("CALL dv_sql_proc.p()").execute();
+  EXPECT_EQ(r.count(), 1u);
+  ASSERT_TRUE(r.nextResult());
+  EXPECT_EQ(r.count(), 2u);
+  try {
+    r.nextResult();
+    ADD_FAILURE() << "nextResult() to the failed statement did not throw";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknowntable"), std::string::npos) << e.what();
+  }
+  // The session goes on.
+  EXPECT_EQ(s.sql("SELECT 7").execute().fetchOne()[0].get<int>(), 7);
+}

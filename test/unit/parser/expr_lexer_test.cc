@@ -28,8 +28,10 @@ std::vector<std::string> kinds(std::string_view input) {
 
 TEST(ExprLexer, SplitsOperators) {
   EXPECT_EQ(kinds("a->>b->c-d"), (std::vector<std::string>{"a", "->>", "b", "->", "c", "-", "d"}));
-  EXPECT_EQ(kinds("<<=<=>>>=<>!=!==="),
+  EXPECT_EQ(kinds("<<=<= >>>=<>!=!==="),
             (std::vector<std::string>{"<<", "=", "<=", ">>", ">=", "<>", "!=", "!=", "=="}));
+  // <=> is one token, as in MySQL, so that the parser can name it.
+  EXPECT_EQ(kinds("<=>=<=>>"), (std::vector<std::string>{"<=>", "=", "<=>", ">"}));
   EXPECT_EQ(kinds("&&&|||**.*"), (std::vector<std::string>{"&&", "&", "||", "|", "**", ".", "*"}));
   EXPECT_EQ(kinds("a.5 1.e3 1e+ 0x1fg"),
             (std::vector<std::string>{"a", ".5", "1.e3", "1", "e", "+", "0x1f", "g"}));

@@ -159,6 +159,29 @@ const parse_case k_cases[] = {
     {"f(a OR b, c)", "(call f (|| (ident $.a) (ident $.b)) (ident $.c))"},
     {"date(d) = '2020-01-01'", "(== (call date (ident $.d)) (string '2020-01-01'))"},
     {"JSON_UNQUOTE(a)", "(call JSON_UNQUOTE (ident $.a))"},
+    // POSITION(substr IN str): LOCATE(substr, str), as Connector/C++ sends
+    // it; the IN separates the operands, it is not the IN operator.
+    {"POSITION('bar' IN b)", "(call locate (string 'bar') (ident $.b))"},
+    {"position('bar' in b) = 4", "(== (call locate (string 'bar') (ident $.b)) (uint 4))"},
+    {"POSITION('bar' IN b)", "(call locate (string 'bar') (ident b))", T},
+    {"POSITION(a | 1 IN b OR c)",
+     "(call locate (| (ident $.a) (uint 1)) (|| (ident $.b) (ident $.c)))"},
+    {"POSITION(a + 1 IN concat(b, 'x'))",
+     "(call locate (+ (ident $.a) (uint 1)) (call concat (ident $.b) (string 'x')))"},
+    {"POSITION(a IN b IN (1, 2))", "(call locate (ident $.a) (in (ident $.b) (uint 1) (uint 2)))"},
+    {"POSITION(a, b)", "(call locate (ident $.a) (ident $.b))"},
+    {"s.position(a, b)", "(call s.position (ident $.a) (ident $.b))"},
+    {"f(a IN b)", "(call f (cont_in (ident $.a) (ident $.b)))"},
+    // CASE, SOUNDS and MEMBER only mean MySQL's constructs where a name
+    // cannot stand; elsewhere they are names as before.
+    {"case = 1", "(== (ident $.case) (uint 1))"},
+    {"case[0] > case.x", "(> (ident $.case[0]) (ident $.case.x))"},
+    {"case NOT IN (1)", "(not_in (ident $.case) (uint 1))"},
+    {"sounds LIKE 'x' AND member > of",
+     "(&& (like (ident $.sounds) (string 'x')) (> (ident $.member) (ident $.of)))"},
+    {"CHAR(77, 121)", "(call CHAR (uint 77) (uint 121))"},
+    {"TRIM(a)", "(call TRIM (ident $.a))"},
+    {"match(a) + 1", "(+ (call match (ident $.a)) (uint 1))"},
     {"*", "(*)"},
 
     // Logical operators and their precedence: OR < XOR < AND < NOT.
@@ -324,6 +347,16 @@ const parse_case k_cases[] = {
 
     // INTERVAL arithmetic: date_add/date_sub with the unit as octets.
     {"d + INTERVAL 1 DAY", "(date_add (ident $.d) (uint 1) (octets 'DAY'))"},
+    // MySQL's DATE_ADD(d, INTERVAL n unit) and synonyms: the same operator.
+    {"DATE_ADD(d, INTERVAL 1 DAY)", "(date_add (ident $.d) (uint 1) (octets 'DAY'))"},
+    {"adddate(d, interval n + 1 day)",
+     "(date_add (ident $.d) (+ (ident $.n) (uint 1)) (octets 'DAY'))"},
+    {"DATE_SUB(dt, INTERVAL 30 MINUTE) < d",
+     "(< (date_sub (ident dt) (uint 30) (octets 'MINUTE')) (ident d))", T},
+    {"SUBDATE(d, INTERVAL '1:2' HOUR_MINUTE)",
+     "(date_sub (ident $.d) (string '1:2') (octets 'HOUR_MINUTE'))"},
+    {"ADDDATE(d, 5)", "(call ADDDATE (ident $.d) (uint 5))"},
+    {"s.DATE_ADD(d, 1)", "(call s.DATE_ADD (ident $.d) (uint 1))"},
     {"d - INTERVAL 2 HOUR", "(date_sub (ident $.d) (uint 2) (octets 'HOUR'))"},
     {"d + interval 3 microsecond", "(date_add (ident $.d) (uint 3) (octets 'MICROSECOND'))"},
     {"d + INTERVAL 1 SECOND", "(date_add (ident $.d) (uint 1) (octets 'SECOND'))"},

@@ -202,6 +202,68 @@ TEST(Sql80, MultipleResultSetsFromAProcedure) {
   EXPECT_EQ(done, 1);
 }
 
+// MySQL's X Plugin streams each result set as the procedure produces it; an
+// error later in the procedure ends the reply after them:
+// Streaming_command_delegate::handle_error sends the FetchDoneMoreResultsets
+// it held back, then the Error (plugin/x/src/streaming_command_delegate.cc).
+TEST(Sql80, ErrorInsideAProcedureComesAfterTheResultSetsBeforeIt) {
+  xclient c = authed(env_port("XS_PORT_80"));
+  const std::string db = unique_name("proc");
+  c.sql("CREATE DATABASE " + db);
+  ASSERT_TRUE(is(c.sql("CREATE PROCEDURE " + db +
+                       ".p() BEGIN SELECT 1 AS a; SELECT 2 AS b, 3 AS c; "
+                       "SELECT * FROM " +
+                       db + ".unknowntable; SELECT 4; END")
+                     .back(),
+                 server_msg::sql_stmt_execute_ok));
+  const auto r = c.sql("CALL " + db + ".p()");
+  std::vector<server_msg> kinds;
+  for (const auto& f : r) {
+    for (server_msg k :
+         {server_msg::resultset_column_meta_data, server_msg::resultset_row,
+          server_msg::resultset_fetch_done_more_resultsets, server_msg::resultset_fetch_done,
+          server_msg::error, server_msg::sql_stmt_execute_ok}) {
+      if (is(f, k)) kinds.push_back(k);
+    }
+  }
+  const std::vector<server_msg> want = {
+      server_msg::resultset_column_meta_data,           // a
+      server_msg::resultset_row,                        // 1
+      server_msg::resultset_fetch_done_more_resultsets, // end of the first
+      server_msg::resultset_column_meta_data,           // b
+      server_msg::resultset_column_meta_data,           // c
+      server_msg::resultset_row,                        // 2, 3
+      server_msg::resultset_fetch_done_more_resultsets, // end of the second
+      server_msg::error,                                // the third statement
+  };
+  EXPECT_EQ(kinds, want) << describe(r);
+  ASSERT_TRUE(is(r.back(), server_msg::error)) << describe(r);
+  EXPECT_EQ(error_of(r.back()).code(), 1146u);
+  // The session goes on.
+  EXPECT_EQ(column_strings(c.sql("SELECT 'after'")), (std::vector<std::string>{"after"}));
+}
+
+// A statement MySQL refuses only when it runs (a division by a POINT) is
+// refused the same way by MariaDB 10.11: not at CREATE PROCEDURE, not in a
+// branch not taken, and when taken after the result sets before it.
+TEST(Sql80, StatementsInsideAProcedureAreRefusedWhenTheyRun) {
+  xclient c = authed(env_port("XS_PORT_80"));
+  const std::string db = unique_name("proc");
+  c.sql("CREATE DATABASE " + db);
+  ASSERT_TRUE(is(c.sql("CREATE PROCEDURE " + db +
+                       ".p(x INT) BEGIN SELECT 'first'; IF x > 0 THEN SELECT 1/point(1,0); "
+                       "END IF; SELECT 'last'; END")
+                     .back(),
+                 server_msg::sql_stmt_execute_ok));
+  auto r = c.sql("CALL " + db + ".p(0)");
+  ASSERT_TRUE(is(r.back(), server_msg::sql_stmt_execute_ok)) << describe(r);
+  r = c.sql("CALL " + db + ".p(1)");
+  ASSERT_GE(r.size(), 4u) << describe(r);
+  EXPECT_EQ(column_strings(r), (std::vector<std::string>{"first"}));
+  EXPECT_TRUE(is(r[r.size() - 2], server_msg::resultset_fetch_done_more_resultsets)) << describe(r);
+  EXPECT_TRUE(is(r.back(), server_msg::error)) << describe(r);
+}
+
 TEST(Sql80, PipelinedRequestsAreAnsweredInOrder) {
   xclient c = authed(env_port("XS_PORT_80"));
   std::string batch;
