@@ -75,24 +75,20 @@ std::uint64_t add_documents(store_context& ctx, const batch& b, std::size_t lo, 
   return replaced;
 }
 
-// The library names a document by its place in the add(): "Document 10"
-// (from 0) or "document 6 of 6" (from 1). Said here without that place,
-// since the message names the entry by its file and line; empty when the
-// error names no document of `call`.
+// The library names a document by its place in the add(), counted from 1:
+// "Document 10" or "document 6 of 6". Said here without that place, since
+// the message names the entry by its file and line; empty when the error
+// names no document of `call`.
 std::string without_place(const std::vector<std::size_t>& call, std::size_t doc,
                           const std::string& what) {
-  static const std::regex from_zero("^Document ([0-9]+)");
-  static const std::regex from_one("document ([0-9]+) of ([0-9]+) in the add\\(\\)");
+  static const std::regex numbered("^Document ([0-9]+)");
+  static const std::regex of_all("document ([0-9]+) of ([0-9]+) in the add\\(\\)");
   std::smatch m;
-  std::size_t k = 0;
-  if (std::regex_search(what, m, from_zero)) {
-    k = std::stoul(m[1].str());
-  } else if (std::regex_search(what, m, from_one) && std::stoul(m[2].str()) == call.size() &&
-             std::stoul(m[1].str()) >= 1) {
-    k = std::stoul(m[1].str()) - 1;
-  } else {
-    return {};
-  }
+  const bool found =
+      (std::regex_search(what, m, numbered) ||
+       (std::regex_search(what, m, of_all) && std::stoul(m[2].str()) == call.size()));
+  if (!found || std::stoul(m[1].str()) < 1) return {};
+  const std::size_t k = std::stoul(m[1].str()) - 1;
   if (k >= call.size() || call[k] != doc) return {};
   return m.prefix().str() + "the document" + m.suffix().str();
 }

@@ -372,8 +372,8 @@ TEST_F(Import, PatchMergesIntoTheStoredDocument) {
 }
 
 // Issue 26: entries are counted from 1 everywhere. The library names a
-// document it refuses by its place in the add(), from 0 ("Document 10");
-// the tool names it by its file and line.
+// document it refuses by its place in the add() ("Document 11", counted
+// from 1 too); the tool names it by its file and line instead.
 TEST_F(Import, LibraryRefusalIsNamedByLine) {
   std::string lines;
   for (int i = 1; i <= 12; ++i) {
@@ -388,8 +388,8 @@ TEST_F(Import, LibraryRefusalIsNamedByLine) {
   EXPECT_NE(r.err.find(file + ":11: the document cannot be stored: JSON nesting deeper than 100"),
             std::string::npos)
       << r.err;
-  EXPECT_EQ(r.err.find("Document 10"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("Document 0"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Document 11"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Document 1 "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("stopped: 10 documents stored; the first 10 entries of the input are all"
                        " stored; fix that entry in place (keeping its line) and run the same"
                        " command with --resume to store exactly the rest, or add --skip-invalid"
