@@ -3,6 +3,7 @@
 #include "devapi/async.h"
 
 #include "devapi/access.h"
+#include "devapi/prepared.h"
 #include "devapi/test_hooks.h"
 #include "devapi/throw_error.h"
 
@@ -25,6 +26,9 @@ void session_impl::complete_front() {
   // request was sent.
   try {
     op->result = op->finish(op->sess);
+  } catch (const ServerError& e) {
+    note_execute_error(op->prepared, e.code());
+    op->error = std::current_exception();
   } catch (...) {
     op->error = std::current_exception();
   }
@@ -36,9 +40,10 @@ void session_impl::drain() {
   while (!in_flight.empty()) complete_front();
 }
 
-std::shared_ptr<async_op> async_send(
-    const std::shared_ptr<session_impl>& sess, const encoder& encode, pr::reply_end end,
-    std::function<std::unique_ptr<result_impl>(const std::shared_ptr<session_impl>&)> finish) {
+std::shared_ptr<async_op>
+async_send(const std::shared_ptr<session_impl>& sess, const encoder& encode, pr::reply_end end,
+           std::function<std::unique_ptr<result_impl>(const std::shared_ptr<session_impl>&)> finish,
+           std::shared_ptr<prepared_id> prepared) {
   session_impl& s = *sess;
   const wire_lock lock(s.wire);
   while (s.in_flight.size() >= s.max_in_flight) s.complete_front();
@@ -49,15 +54,27 @@ std::shared_ptr<async_op> async_send(
   while (!s.in_flight.empty() &&
          s.in_flight_bytes + request.size() > session_impl::max_in_flight_bytes)
     s.complete_front();
-  s.send(
+  const std::size_t deallocates = s.queue(
       [&](std::string& out) {
         out += request;
         return cdk::ok();
       },
       end, true);
   auto op = std::make_shared<async_op>();
-  op->finish = std::move(finish);
   op->sess = sess;
+  if (deallocates > 0) {
+    // Their replies come before this request's, which goes out with them:
+    // a connection that breaks now fails the future, not executeAsync().
+    try {
+      s.read_deallocated(deallocates);
+    } catch (const Error&) {
+      op->error = std::current_exception();
+      op->done = true;
+      return op;
+    }
+  }
+  op->finish = std::move(finish);
+  op->prepared = std::move(prepared); // before another thread may read the reply
   op->request_bytes = request.size();
   s.in_flight_bytes += op->request_bytes;
   s.in_flight.push_back(op);
@@ -73,6 +90,15 @@ std::shared_ptr<async_op> async_ready(std::unique_ptr<result_impl> result) {
   auto op = std::make_shared<async_op>();
   op->sess = result->sess;
   op->result = std::move(result);
+  op->done = true;
+  return op;
+}
+
+std::shared_ptr<async_op> async_failed(const std::shared_ptr<session_impl>& sess,
+                                       std::exception_ptr error) {
+  auto op = std::make_shared<async_op>();
+  op->sess = sess;
+  op->error = std::move(error);
   op->done = true;
   return op;
 }

@@ -31,6 +31,9 @@ struct async_op {
   // object: the state stays until the reply is in).
   std::shared_ptr<session_impl> sess;
   std::size_t request_bytes = 0;
+  // A prepared statement's Execute: the id it ran, told if the server no
+  // longer holds it (prepared.h, note_execute_error()).
+  std::shared_ptr<prepared_id> prepared;
   bool done = false; // written with the wire held
 };
 
@@ -39,13 +42,20 @@ struct async_op {
 /// sending, replies are read to stay within the session's limits on
 /// requests and bytes in flight. Errors before the request is sent are
 /// thrown here.
-std::shared_ptr<async_op> async_send(
-    const std::shared_ptr<session_impl>& sess, const encoder& encode, cdk::protocol::reply_end end,
-    std::function<std::unique_ptr<result_impl>(const std::shared_ptr<session_impl>&)> finish);
+std::shared_ptr<async_op>
+async_send(const std::shared_ptr<session_impl>& sess, const encoder& encode,
+           cdk::protocol::reply_end end,
+           std::function<std::unique_ptr<result_impl>(const std::shared_ptr<session_impl>&)> finish,
+           std::shared_ptr<prepared_id> prepared = nullptr);
 
 /// A future that is ready now: for a statement completed synchronously
 /// (a split add) or with nothing to send.
 std::shared_ptr<async_op> async_ready(std::unique_ptr<result_impl> result);
+
+/// A future that is ready with `error`: a statement the server refused
+/// before its request could go out in flight (a Prepare, a split add()).
+std::shared_ptr<async_op> async_failed(const std::shared_ptr<session_impl>& sess,
+                                       std::exception_ptr error);
 
 /// The session's connection for reading a reply; a client error once it is
 /// gone (the session closed).

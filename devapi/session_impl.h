@@ -11,6 +11,7 @@
 #include "cdk/session/connection.h"
 #include "devapi/test_hooks.h"
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -129,6 +130,12 @@ struct session_impl {
   /// appends it to the pipeline), sends them and reads the Deallocates'
   /// replies: the request's reply is next.
   void send(const encoder& encode, cdk::protocol::reply_end end, bool pipelining = false);
+  /// send() in two steps: queue() checks and queues the Deallocates and the
+  /// request (errors here mean nothing was sent) and returns how many
+  /// Deallocates went in; read_deallocated() flushes and reads their
+  /// replies, so the request has gone out (errors here may follow it).
+  std::size_t queue(const encoder& encode, cdk::protocol::reply_end end, bool pipelining = false);
+  void read_deallocated(std::size_t n);
   /// send(), then reads the whole reply. A server error is thrown unless
   /// `tolerate` lists its code.
   cdk::protocol::reply run(const encoder& encode, std::vector<std::uint32_t> tolerate = {},
@@ -148,6 +155,9 @@ struct session_impl {
 struct prepared_id {
   std::shared_ptr<session_impl> sess;
   std::uint32_t id = 0; // 0: given up (the server refused the Prepare)
+  // An Execute of it failed with 5110: the server does not hold it, so the
+  // next run prepares it again. Set by whichever thread reads that reply.
+  std::atomic<bool> unprepared{false};
   prepared_id(std::shared_ptr<session_impl> s, std::uint32_t i) : sess(std::move(s)), id(i) {}
   prepared_id(const prepared_id&) = delete;
   prepared_id& operator=(const prepared_id&) = delete;

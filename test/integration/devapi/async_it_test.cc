@@ -290,6 +290,35 @@ TEST_P(Async, ManyThreadsWaitOnOneSession) {
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], static_cast<int>(i));
 }
 
+// Issue 34, item 4: a split add() (documents above max-message-size) that
+// the server refuses (a duplicate _id) fails its future, as a small add
+// does; executeAsync() itself throws only for what is wrong before anything
+// is sent.
+TEST_P(Async, ASplitAddTheServerRefusesFailsItsFuture) {
+  Session small(devapi_it::uri_of(GetParam()) +
+                (std::string(GetParam().query).empty() ? "?" : "&") + "max-message-size=4096");
+  Collection c = coll(small);
+  c.add(R"({"_id": "dup", "n": -1})").execute();
+  std::vector<std::string> docs;
+  docs.reserve(10);
+  for (int i = 0; i < 10; ++i)
+    docs.push_back("{\"_id\":\"" + (i == 7 ? std::string("dup") : "d" + std::to_string(i)) +
+                   "\",\"pad\":\"" + std::string(1000, 'x') + "\"}");
+  Future<Result> big;
+  ASSERT_NO_THROW(big = c.add(docs).executeAsync());
+  try {
+    big.get();
+    ADD_FAILURE() << "the duplicate _id was stored";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), Error::Kind::SERVER) << e.what();
+  }
+  EXPECT_EQ(c.count(), 1u); // its transaction was rolled back
+  // A small add with the same duplicate: the same, into the future.
+  Future<Result> one;
+  ASSERT_NO_THROW(one = c.add(R"({"_id": "dup"})").executeAsync());
+  EXPECT_THROW(one.get(), Error);
+}
+
 // Requests in flight over a compressed connection, each algorithm: the
 // replies are read in order out of compressed frames (8.0 mode; 5.7 has no
 // compression).
