@@ -183,9 +183,12 @@ status connection::run_handshake(const connect_options& opts) {
 result<bool> connection::readable(std::chrono::milliseconds wait) {
   if (m_failed) return *m_failed;
   if (auto st = flush(); !st) return st.err();
-  if (m_reader.buffered() > 0) return true;
+  // Every layer that may hold a reply: our frames (inflated ones too),
+  // then the stream's buffer and TLS, then the socket.
+  if (m_reader.holds_input()) return true;
+  // A wait past read-timeout fails as a read would (stream::readable()).
   auto r = m_stream->readable(wait);
-  if (!r) return broken(std::move(r).err());
+  if (!r) return broken(timed_out(std::move(r).err(), true));
   return r.value();
 }
 

@@ -319,6 +319,58 @@ TEST_P(Async, ASplitAddTheServerRefusesFailsItsFuture) {
   EXPECT_THROW(one.get(), Error);
 }
 
+// Issue 34: read-timeout bounds each wait for the server (README), so
+// wait_for() longer than it fails the statement as get() does, with 4007,
+// instead of waiting for a slow reply.
+TEST_P(Async, ReadTimeoutBoundsWaitForAsItBoundsGet) {
+  const std::string base =
+      devapi_it::uri_of(GetParam()) + (std::string(GetParam().query).empty() ? "?" : "&");
+  for (const bool use_get : {false, true}) {
+    SCOPED_TRACE(use_get ? "get()" : "wait_for()");
+    Session s(base + "read-timeout=300");
+    Future<SqlResult> f = s.sql("SELECT SLEEP(1.5)").executeAsync();
+    const auto start = std::chrono::steady_clock::now();
+    if (!use_get) {
+      EXPECT_EQ(f.wait_for(std::chrono::seconds(5)), future_status::ready);
+    }
+    try {
+      f.get();
+      ADD_FAILURE() << "the statement outlived read-timeout";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+      EXPECT_TRUE(e.mayHaveBeenApplied()) << e.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1200));
+  }
+}
+
+// Issue 34, item 1: over TLS (and compressed), a reply that has already
+// arrived makes wait_for() say ready: bytes held by OpenSSL's read-ahead or
+// inflated from a Compression message count as well as those on the socket.
+class AsyncTls : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AsyncTls, WaitForSeesAReplyThatHasArrived) {
+  const std::string ca = devapi_it::env_uri("MYSQLX_TEST_CA_80");
+  ASSERT_FALSE(ca.empty()) << "MYSQLX_TEST_CA_80 is not set";
+  const std::string algorithm = GetParam();
+  Session s(devapi_it::env_uri("MYSQLX_TEST_URI_80") + "?ssl-mode=VERIFY_CA&ssl-ca=" + ca +
+            (algorithm == "none" ? "&compression=disabled"
+                                 : "&compression=required&compression-algorithms=" + algorithm));
+  for (int round = 0; round < 10; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    Future<SqlResult> f1 = s.sql("SELECT 1").executeAsync();
+    Future<SqlResult> f2 = s.sql("SELECT 2").executeAsync();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // both replies are here
+    EXPECT_EQ(f1.get().fetchOne()[0].get<int>(), 1);
+    EXPECT_EQ(f2.wait_for(std::chrono::milliseconds(100)), future_status::ready);
+    EXPECT_EQ(f2.get().fetchOne()[0].get<int>(), 2);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Compression, AsyncTls,
+                         ::testing::Values("none", "zstd_stream", "lz4_message", "deflate_stream"),
+                         [](const auto& info) { return std::string(info.param); });
+
 // Requests in flight over a compressed connection, each algorithm: the
 // replies are read in order out of compressed frames (8.0 mode; 5.7 has no
 // compression).
