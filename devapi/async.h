@@ -3,10 +3,14 @@
 // pipelining). Private header.
 //
 // Threads: the session's `wire` mutex (recursive) is held by whatever reads
-// or writes its connection: sending a request, waiting on a future, and the
-// synchronous calls (run(), stream_result(), a streamed result's reads, a
-// split add, close()). So futures may be waited on from any thread, and
-// requests go out in one order.
+// or writes its connection: sending a request, reading a reply into its
+// future, and the synchronous calls (run(), stream_result(), a streamed
+// result's reads, a split add, close()). So requests go out in one order.
+// A future's own state (`done`, under the session's progress_mx) says when
+// it is ready, without the wire; one waiter at a time, the reader, reads
+// replies, holding the wire only while one is there to read, and waits for
+// the socket without it (session_impl's progress_mx, reader_waiting,
+// waiter), so a waiting thread never makes a sender wait for a reply.
 #pragma once
 
 #include "devapi/session_impl.h"
@@ -34,7 +38,9 @@ struct async_op {
   // A prepared statement's Execute: the id it ran, told if the server no
   // longer holds it (prepared.h, note_execute_error()).
   std::shared_ptr<prepared_id> prepared;
-  bool done = false; // written with the wire held
+  // Written with the wire and the session's progress_mx held; read with
+  // either (before the op is shared: by its maker).
+  bool done = false;
 };
 
 /// Sends one request (`encode` appends it, `end` ends its reply) without

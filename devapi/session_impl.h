@@ -5,6 +5,7 @@
 
 #include "cdk/docid/custom.h"
 #include "cdk/docid/policy.h"
+#include "cdk/foundation/readable_waiter.h"
 #include "cdk/protocol/pipeline.h"
 #include "cdk/protocol/resultset.h"
 #include "cdk/protocol/value.h"
@@ -12,6 +13,7 @@
 #include "devapi/test_hooks.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -25,6 +27,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -95,6 +98,19 @@ struct session_impl {
   // socket buffer takes them all even while it blocks writing replies
   // nobody reads yet: a client and a server can never wait on each other.
   std::recursive_mutex wire;
+  // A future's completion is seen without the wire (async.cc): each op's
+  // `done` is written under progress_mx (and the wire) by whichever thread
+  // reads its reply, and `progress` is notified then. One waiter at a time
+  // is the reader (reader_waiting, its thread reader_thread): it reads
+  // replies in order and waits for the socket without the wire (waiter),
+  // so that other threads send meanwhile; the other waiters wait on
+  // `progress` until their op is done or the reader role is free. A thread
+  // that completes replies while the reader waits for the socket wakes it.
+  std::mutex progress_mx;
+  std::condition_variable progress;
+  bool reader_waiting = false;
+  std::thread::id reader_thread;
+  cdk::readable_waiter waiter;
   std::deque<std::shared_ptr<async_op>> in_flight;
   std::size_t in_flight_bytes = 0;
   std::size_t max_in_flight = 100;

@@ -45,6 +45,7 @@ public:
   status write(std::string_view bytes) override;
   result<std::size_t> read_some(char* buf, std::size_t n) override;
   result<bool> readable(std::chrono::milliseconds wait) override;
+  int poll_handle() const noexcept override { return m_fd.get(); }
   error read_timeout_error() const override;
   status start_tls(const tls_options& opts, std::string_view host) override;
 

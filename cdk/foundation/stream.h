@@ -29,6 +29,10 @@ public:
   // as long or longer and no byte comes within the timeout, it fails with
   // client_errc::timeout, as read_some() would have.
   virtual result<bool> readable(std::chrono::milliseconds wait) = 0;
+  // The descriptor to poll() for readable(), for a caller that waits
+  // without this object (readable_waiter.h) after readable(0) said no byte
+  // is buffered; -1 when there is none (a test's in-memory peer).
+  virtual int poll_handle() const noexcept { return -1; }
   // The error of a read that waited past the read timeout.
   virtual error read_timeout_error() const {
     return error::connection(client_errc::timeout, "Timed out waiting for the server");

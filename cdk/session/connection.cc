@@ -192,6 +192,12 @@ result<bool> connection::readable(std::chrono::milliseconds wait) {
   return r.value();
 }
 
+error connection::read_timed_out() {
+  if (m_failed) return *m_failed;
+  if (!m_stream) return error::client(client_errc::usage, "the connection is closed");
+  return broken(timed_out(m_stream->read_timeout_error(), true));
+}
+
 result<pr::frame> connection::read_frame() {
   char buf[16 * 1024];
   for (;;) {

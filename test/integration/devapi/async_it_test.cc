@@ -319,6 +319,36 @@ TEST_P(Async, ASplitAddTheServerRefusesFailsItsFuture) {
   EXPECT_THROW(one.get(), Error);
 }
 
+// Issue 34, item 2: a future whose reply another thread has read is ready
+// at once (its own state, without the session's wire), and its get() does
+// not wait for that thread's read of a later reply.
+TEST_P(Async, AFutureReadByAnotherThreadIsReadyAtOnce) {
+  Future<SqlResult> a = m_sess->sql("SELECT 1").executeAsync();
+  Future<SqlResult> b = m_sess->sql("SELECT SLEEP(1.5)").executeAsync();
+  std::thread t([&] { EXPECT_EQ(b.get().fetchOne()[0].get<int>(), 0); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(a.wait_for(std::chrono::seconds(0)), future_status::ready);
+  EXPECT_EQ(a.get().fetchOne()[0].get<int>(), 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+  t.join();
+}
+
+// Issue 34, item 2: executeAsync() sends at once while another thread waits
+// for a slow reply; only the write side is shared.
+TEST_P(Async, ExecuteAsyncDoesNotWaitForAnotherThreadsRead) {
+  Future<SqlResult> slow = m_sess->sql("SELECT SLEEP(1.5)").executeAsync();
+  std::thread t([&] { EXPECT_EQ(slow.get().fetchOne()[0].get<int>(), 0); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto start = std::chrono::steady_clock::now();
+  Future<Result> add = m_coll->add(doc(1)).executeAsync();
+  Future<SqlResult> sel = m_sess->sql("SELECT 2").executeAsync();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  t.join();
+  EXPECT_EQ(add.get().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(sel.get().fetchOne()[0].get<int>(), 2);
+}
+
 // Issue 34: read-timeout bounds each wait for the server (README), so
 // wait_for() longer than it fails the statement as get() does, with 4007,
 // instead of waiting for a slow reply.
