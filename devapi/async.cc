@@ -3,9 +3,11 @@
 #include "devapi/async.h"
 
 #include "devapi/access.h"
+#include "devapi/prepared.h"
 #include "devapi/test_hooks.h"
 #include "devapi/throw_error.h"
 
+#include <algorithm>
 #include <mysqlx/error.h>
 #include <mysqlx/result.h>
 #include <thread>
@@ -25,20 +27,33 @@ void session_impl::complete_front() {
   // request was sent.
   try {
     op->result = op->finish(op->sess);
+  } catch (const ServerError& e) {
+    note_execute_error(op->prepared, e.code());
+    op->error = std::current_exception();
   } catch (...) {
     op->error = std::current_exception();
   }
   op->finish = nullptr;
-  op->done = true;
+  bool wake = false;
+  {
+    const std::lock_guard<std::mutex> lock(progress_mx);
+    op->done = true;
+    wake = reader_waiting && reader_thread != std::this_thread::get_id();
+  }
+  progress.notify_all();
+  // The reader waits for the socket, which may say nothing more now that
+  // this thread read the reply it waits for.
+  if (wake) waiter.wake();
 }
 
 void session_impl::drain() {
   while (!in_flight.empty()) complete_front();
 }
 
-std::shared_ptr<async_op> async_send(
-    const std::shared_ptr<session_impl>& sess, const encoder& encode, pr::reply_end end,
-    std::function<std::unique_ptr<result_impl>(const std::shared_ptr<session_impl>&)> finish) {
+std::shared_ptr<async_op>
+async_send(const std::shared_ptr<session_impl>& sess, const encoder& encode, pr::reply_end end,
+           std::function<std::unique_ptr<result_impl>(const std::shared_ptr<session_impl>&)> finish,
+           std::shared_ptr<prepared_id> prepared) {
   session_impl& s = *sess;
   const wire_lock lock(s.wire);
   while (s.in_flight.size() >= s.max_in_flight) s.complete_front();
@@ -49,15 +64,27 @@ std::shared_ptr<async_op> async_send(
   while (!s.in_flight.empty() &&
          s.in_flight_bytes + request.size() > session_impl::max_in_flight_bytes)
     s.complete_front();
-  s.send(
+  const std::size_t deallocates = s.queue(
       [&](std::string& out) {
         out += request;
         return cdk::ok();
       },
       end, true);
   auto op = std::make_shared<async_op>();
-  op->finish = std::move(finish);
   op->sess = sess;
+  if (deallocates > 0) {
+    // Their replies come before this request's, which goes out with them:
+    // a connection that breaks now fails the future, not executeAsync().
+    try {
+      s.read_deallocated(deallocates);
+    } catch (const Error&) {
+      op->error = std::current_exception();
+      op->done = true;
+      return op;
+    }
+  }
+  op->finish = std::move(finish);
+  op->prepared = std::move(prepared); // before another thread may read the reply
   op->request_bytes = request.size();
   s.in_flight_bytes += op->request_bytes;
   s.in_flight.push_back(op);
@@ -73,6 +100,15 @@ std::shared_ptr<async_op> async_ready(std::unique_ptr<result_impl> result) {
   auto op = std::make_shared<async_op>();
   op->sess = result->sess;
   op->result = std::move(result);
+  op->done = true;
+  return op;
+}
+
+std::shared_ptr<async_op> async_failed(const std::shared_ptr<session_impl>& sess,
+                                       std::exception_ptr error) {
+  auto op = std::make_shared<async_op>();
+  op->sess = sess;
+  op->error = std::move(error);
   op->done = true;
   return op;
 }
@@ -127,6 +163,118 @@ void complete(session_impl& s, const async_op& op) {
   }
 }
 
+using clock = std::chrono::steady_clock;
+constexpr clock::time_point forever = clock::time_point::max();
+// How often a waiter looks again at a wire another thread holds (it is
+// woken at once when its op completes): a timed lock would do, but
+// ThreadSanitizer (GCC 12) does not see pthread_mutex_clocklock, and
+// reported every unlock after it as the unlock of a free mutex.
+constexpr auto wire_poll = std::chrono::microseconds(200);
+
+bool is_done(session_impl& s, const async_op& op) {
+  const std::lock_guard<std::mutex> lock(s.progress_mx);
+  return op.done;
+}
+
+// The reader role, given up on the way out: the next waiter takes it.
+struct reader_role {
+  session_impl& s;
+  reader_role(const reader_role&) = delete;
+  reader_role& operator=(const reader_role&) = delete;
+  ~reader_role() {
+    {
+      const std::lock_guard<std::mutex> lock(s.progress_mx);
+      s.reader_waiting = false;
+    }
+    s.progress.notify_all();
+  }
+};
+
+// The reader: reads replies in order until `op`'s is in or `t` passes. The
+// wire is held only while a reply is read (or one in flight is sent by
+// another thread); while nothing has arrived it waits for the socket
+// without it, so executeAsync() on other threads sends meanwhile.
+future_status read_until(session_impl& s, const async_op& op, clock::time_point t) {
+  // Since when the server has sent nothing (forever: it just did):
+  // read-timeout bounds that wait.
+  clock::time_point quiet_since = forever;
+  for (;;) {
+    wire_lock wire(s.wire, std::defer_lock);
+    while (!wire.try_lock()) {
+      // Another thread sends, or reads for itself (execute(), a pool): it
+      // may complete op meanwhile, and notifies then.
+      std::unique_lock<std::mutex> lock(s.progress_mx);
+      if (op.done) return future_status::ready;
+      if (clock::now() >= t) return future_status::timeout;
+      s.progress.wait_for(lock, wire_poll);
+    }
+    if (is_done(s, op)) return future_status::ready;
+    if (s.in_flight.empty()) complete(s, op); // says what is wrong
+    cdk::session::connection& c = reading(s);
+    const auto now = clock::now();
+    const int fd = c.poll_handle();
+    if (fd < 0 || !s.waiter.prepare()) {
+      // Nothing to poll outside the connection: wait with the wire held.
+      if (t == forever) {
+        s.complete_front();
+        continue;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - now);
+      auto ready = c.readable(std::max(left, std::chrono::milliseconds(0)));
+      if (ready && !ready.value()) return future_status::timeout;
+      s.complete_front(); // reads the reply, or meets the connection's error
+      continue;
+    }
+    auto ready = c.readable(std::chrono::milliseconds(0));
+    if (!ready || ready.value()) {
+      quiet_since = forever;
+      s.complete_front(); // reads the reply, or meets the connection's error
+      continue;
+    }
+    if (now >= t) return future_status::timeout;
+    if (quiet_since == forever) quiet_since = now;
+    clock::time_point until = t;
+    if (const auto rt = c.read_timeout(); rt.count() > 0) {
+      // read-timeout bounds each wait for the server, this one as a read's
+      // (README): past it the connection fails, as get()'s read would.
+      if (now - quiet_since >= rt) {
+        (void)c.read_timed_out();
+        s.complete_front(); // meets that error
+        continue;
+      }
+      until = std::min(until, quiet_since + rt);
+    }
+    wire.unlock();
+    // Readable, woken by a thread that read replies, or timed out: all
+    // looked at again with the wire.
+    (void)s.waiter.wait(fd, until);
+  }
+}
+
+// Waits until `op` is done or `t` passes (forever: no limit).
+future_status await(const async_op& op, clock::time_point t) {
+  session_impl& s = *op.sess;
+  {
+    std::unique_lock<std::mutex> lock(s.progress_mx);
+    for (;;) {
+      if (op.done) return future_status::ready;
+      if (!s.reader_waiting) break;
+      // Another waiter reads replies in order, this one's too: wait until
+      // it has, or until it gives the role up.
+      if (t == forever) {
+        s.progress.wait(lock);
+      } else if (s.progress.wait_until(lock, t) == std::cv_status::timeout) {
+        if (op.done) return future_status::ready;
+        if (s.reader_waiting) return future_status::timeout;
+      }
+    }
+    s.reader_waiting = true;
+    s.reader_thread = std::this_thread::get_id();
+  }
+  const reader_role role{s};
+  return read_until(s, op, t);
+}
+
 } // namespace
 
 } // namespace detail
@@ -134,43 +282,20 @@ void complete(session_impl& s, const async_op& op) {
 template <typename R> R Future<R>::get() {
   if (!m_op) detail::no_state();
   const std::shared_ptr<detail::async_op> op = std::move(m_op);
-  {
-    const detail::wire_lock lock(op->sess->wire);
-    detail::complete(*op->sess, *op);
-  }
+  detail::await(*op, detail::forever);
   if (op->error) std::rethrow_exception(op->error);
   return detail::access::make_result<R>(std::move(op->result));
 }
 
 template <typename R> void Future<R>::wait() const {
   if (!m_op) detail::no_state();
-  const detail::wire_lock lock(m_op->sess->wire);
-  detail::complete(*m_op->sess, *m_op);
+  detail::await(*m_op, detail::forever);
 }
 
 template <typename R>
 future_status Future<R>::wait_until_steady(std::chrono::steady_clock::time_point t) const {
   if (!m_op) detail::no_state();
-  detail::session_impl& s = *m_op->sess;
-  // Another thread may be reading this session's replies: wait for it, at
-  // most until t. Polled, not try_lock_until(): a timed mutex locks through
-  // pthread_mutex_clocklock, which ThreadSanitizer (GCC 12) does not see,
-  // so every unlock after it was reported as the unlock of a free mutex.
-  detail::wire_lock lock(s.wire, std::defer_lock);
-  while (!lock.try_lock()) {
-    if (std::chrono::steady_clock::now() >= t) return future_status::timeout;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  while (!m_op->done) {
-    if (s.in_flight.empty()) detail::complete(s, *m_op); // says what is wrong
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(t - std::chrono::steady_clock::now());
-    // The next reply is read only once it has begun to arrive.
-    auto ready = detail::reading(s).readable(std::max(left, std::chrono::milliseconds(0)));
-    if (ready && !ready.value()) return future_status::timeout;
-    s.complete_front(); // reads the reply, or meets the connection's error
-  }
-  return future_status::ready;
+  return detail::await(*m_op, t);
 }
 
 template class Future<Result>;

@@ -204,8 +204,16 @@ Future<Result> CollectionAdd::executeAsync() {
   if (size > sess.message_limit(size)) {
     // Split into several Inserts in a transaction of its own: run now, as
     // execute() does (what is in flight completes first; ids made here are
-    // made again, none having been sent).
-    return access::make_future<Result>(detail::async_ready(access::take_impl(execute())));
+    // made again, none having been sent). What the server refuses, or a
+    // connection that breaks under it, fails the future, as for an add in
+    // flight; only what is wrong before anything is sent (a document above
+    // the limit, a closed session: client errors) is thrown here.
+    try {
+      return access::make_future<Result>(detail::async_ready(access::take_impl(execute())));
+    } catch (const Error& e) {
+      if (e.isClientError()) throw;
+      return access::make_future<Result>(detail::async_failed(st.sess, std::current_exception()));
+    }
   }
   const bool client_ids = p.client_ids;
   auto ids = std::make_shared<std::vector<std::string>>(std::move(p.plan.ids));

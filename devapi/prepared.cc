@@ -78,6 +78,9 @@ namespace {
 // codes Connector/Node.js falls back on.
 constexpr std::uint32_t er_unknown_com = 1047;
 constexpr std::uint32_t er_max_prepared = 1461;
+// An Execute for an id the server does not hold ("Statement with ID=n was
+// not prepared").
+constexpr std::uint32_t er_unknown_stmt = 5110;
 
 // Which limit_expr fields a prepared statement gets: a find (select) has
 // an offset, an update or delete only a row count (MySQL refuses an offset
@@ -163,11 +166,17 @@ void make_prepare(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Prepare&
 }
 
 // `exec` sends the statement's request (plain or Execute) and reads its
-// reply, whole or streamed.
-template <typename M, typename Exec> auto run_any(statement_impl& st, const M& msg, Exec exec) {
+// reply, whole or streamed; `refused(error)` is what a run whose Prepare
+// failed (other than 1047 / 1461) returns: execute() throws the error,
+// executeAsync() returns a future that holds it (async.h).
+template <typename M, typename Exec, typename Refused>
+auto run_any(statement_impl& st, const M& msg, Exec exec, Refused refused) {
   session_impl& s = *st.sess;
   std::shared_ptr<prepared_id>& p = st.prepared;
-  const prepare_step step = st.step;
+  prepare_step step = st.step;
+  // The server does not hold the statement (an Execute failed with 5110):
+  // prepare it again under its id.
+  if (step == prepare_step::execute && p && p->unprepared) step = prepare_step::prepare;
   if (step == prepare_step::plain) {
     p.reset(); // a changed statement lets go of its id
   } else if (step == prepare_step::prepare && !(p && p.use_count() == 1)) {
@@ -180,11 +189,24 @@ template <typename M, typename Exec> auto run_any(statement_impl& st, const M& m
   if (step == prepare_step::prepare) {
     Mysqlx::Prepare::Prepare prep;
     make_prepare(p->id, msg, prep);
-    pr::reply r = s.run(
-        [&](std::string& out) {
-          return pr::append_message(out, pr::client_msg::prepare_prepare, prep);
-        },
-        {er_unknown_com, er_max_prepared}, pr::replies::ok);
+    pr::reply r;
+    try {
+      r = s.run(
+          [&](std::string& out) {
+            return pr::append_message(out, pr::client_msg::prepare_prepare, prep);
+          },
+          {er_unknown_com, er_max_prepared}, pr::replies::ok);
+    } catch (const Error& e) {
+      // Refused for what the statement does (1146: its collection does not
+      // exist yet), or the connection broke: the id holds nothing. It goes
+      // back to the session (a Deallocate of it, should it ever be sent, is
+      // harmless) and the next run prepares again, which works once the
+      // cause is gone. Sending Execute next failed with 5110 for good.
+      p.reset();
+      st.step = prepare_step::prepare;
+      if (e.isClientError()) throw; // nothing was sent (a closed session)
+      return refused(std::current_exception());
+    }
     if (r.error) {
       ++s.stats.refused;
       if (r.error->code == er_unknown_com) {
@@ -198,14 +220,21 @@ template <typename M, typename Exec> auto run_any(statement_impl& st, const M& m
       st.step = prepare_step::prepare; // may prepare when run again, if ids allow
       return plain();
     }
+    p->unprepared = false;
     ++s.stats.prepared;
   }
   Mysqlx::Prepare::Execute ex;
   make_execute(p->id, msg, ex);
   ++s.stats.executed;
-  return exec([&](std::string& out) {
-    return pr::append_message(out, pr::client_msg::prepare_execute, ex);
-  });
+  const std::shared_ptr<prepared_id> held = p;
+  try {
+    return exec([&](std::string& out) {
+      return pr::append_message(out, pr::client_msg::prepare_execute, ex);
+    });
+  } catch (const ServerError& e) {
+    note_execute_error(held, e.code());
+    throw;
+  }
 }
 
 } // namespace
@@ -226,22 +255,42 @@ template void execute_message(std::uint32_t, const Find&, Mysqlx::Prepare::Execu
 template void execute_message(std::uint32_t, const Update&, Mysqlx::Prepare::Execute&);
 template void execute_message(std::uint32_t, const Delete&, Mysqlx::Prepare::Execute&);
 
+void note_execute_error(const std::shared_ptr<prepared_id>& p, std::uint32_t code) noexcept {
+  if (p && code == er_unknown_stmt) p->unprepared = true;
+}
+
+namespace {
+// execute(): a refused Prepare is thrown.
+template <typename R> R rethrow(std::exception_ptr e) {
+  std::rethrow_exception(std::move(e));
+}
+} // namespace
+
 std::unique_ptr<result_impl> run_statement(statement_impl& st, const Mysqlx::Crud::Find& msg) {
-  return run_any(st, msg, [&](const encoder& e) { return stream_result(st.sess, e); });
+  return run_any(
+      st, msg, [&](const encoder& e) { return stream_result(st.sess, e); },
+      rethrow<std::unique_ptr<result_impl>>);
 }
 pr::reply run_statement(statement_impl& st, const Mysqlx::Crud::Update& msg) {
-  return run_any(st, msg, [&](const encoder& e) { return st.sess->run(e); });
+  return run_any(
+      st, msg, [&](const encoder& e) { return st.sess->run(e); }, rethrow<pr::reply>);
 }
 pr::reply run_statement(statement_impl& st, const Mysqlx::Crud::Delete& msg) {
-  return run_any(st, msg, [&](const encoder& e) { return st.sess->run(e); });
+  return run_any(
+      st, msg, [&](const encoder& e) { return st.sess->run(e); }, rethrow<pr::reply>);
 }
 
 namespace {
 template <typename M>
 std::shared_ptr<async_op> run_async(statement_impl& st, const M& msg, async_finish finish) {
-  return run_any(st, msg, [&](const encoder& e) {
-    return async_send(st.sess, e, pr::replies::statement, finish);
-  });
+  // The statement's prepared id goes with an Execute's op: a 5110 read into
+  // its future marks the id unprepared (note_execute_error()).
+  return run_any(
+      st, msg,
+      [&](const encoder& e) {
+        return async_send(st.sess, e, pr::replies::statement, finish, st.prepared);
+      },
+      [&](std::exception_ptr e) { return async_failed(st.sess, std::move(e)); });
 }
 } // namespace
 

@@ -52,6 +52,11 @@ void prepare_message(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Prepa
 template <typename M>
 void execute_message(std::uint32_t stmt_id, const M& msg, Mysqlx::Prepare::Execute& out);
 
+/// An Execute through `p` failed with server error `code`: 5110 (the
+/// server does not hold the statement) marks the id unprepared, so that
+/// the statement's next run prepares it again.
+void note_execute_error(const std::shared_ptr<prepared_id>& p, std::uint32_t code) noexcept;
+
 /// Appends a Mysqlx.Prepare.Deallocate for `stmt_id`.
 cdk::status encode_deallocate(std::string& out, std::uint32_t stmt_id);
 

@@ -54,6 +54,10 @@ void session_impl::settle() {
 }
 
 void session_impl::send(const encoder& encode, pr::reply_end end, bool pipelining) {
+  read_deallocated(queue(encode, end, pipelining));
+}
+
+std::size_t session_impl::queue(const encoder& encode, pr::reply_end end, bool pipelining) {
   // Deallocates' replies are read here, so nothing may be in flight before
   // them.
   auto& c = connection(pipelining && to_deallocate.empty());
@@ -75,9 +79,13 @@ void session_impl::send(const encoder& encode, pr::reply_end end, bool pipelinin
     out.insert(at, deallocs);
   }
   c.pipeline().expect(end);
-  for (std::size_t i = 0; i < gone.size(); ++i) {
+  return gone.size();
+}
+
+void session_impl::read_deallocated(std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
     // A Deallocate the server refuses (it forgot the statement) harms no one.
-    pr::reply d = value_or_throw(c.read_reply());
+    pr::reply d = value_or_throw(conn->read_reply());
     if (!d.error) ++stats.deallocated;
   }
 }

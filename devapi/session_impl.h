@@ -5,12 +5,15 @@
 
 #include "cdk/docid/custom.h"
 #include "cdk/docid/policy.h"
+#include "cdk/foundation/readable_waiter.h"
 #include "cdk/protocol/pipeline.h"
 #include "cdk/protocol/resultset.h"
 #include "cdk/protocol/value.h"
 #include "cdk/session/connection.h"
 #include "devapi/test_hooks.h"
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -24,6 +27,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -94,6 +98,19 @@ struct session_impl {
   // socket buffer takes them all even while it blocks writing replies
   // nobody reads yet: a client and a server can never wait on each other.
   std::recursive_mutex wire;
+  // A future's completion is seen without the wire (async.cc): each op's
+  // `done` is written under progress_mx (and the wire) by whichever thread
+  // reads its reply, and `progress` is notified then. One waiter at a time
+  // is the reader (reader_waiting, its thread reader_thread): it reads
+  // replies in order and waits for the socket without the wire (waiter),
+  // so that other threads send meanwhile; the other waiters wait on
+  // `progress` until their op is done or the reader role is free. A thread
+  // that completes replies while the reader waits for the socket wakes it.
+  std::mutex progress_mx;
+  std::condition_variable progress;
+  bool reader_waiting = false;
+  std::thread::id reader_thread;
+  cdk::readable_waiter waiter;
   std::deque<std::shared_ptr<async_op>> in_flight;
   std::size_t in_flight_bytes = 0;
   std::size_t max_in_flight = 100;
@@ -129,6 +146,12 @@ struct session_impl {
   /// appends it to the pipeline), sends them and reads the Deallocates'
   /// replies: the request's reply is next.
   void send(const encoder& encode, cdk::protocol::reply_end end, bool pipelining = false);
+  /// send() in two steps: queue() checks and queues the Deallocates and the
+  /// request (errors here mean nothing was sent) and returns how many
+  /// Deallocates went in; read_deallocated() flushes and reads their
+  /// replies, so the request has gone out (errors here may follow it).
+  std::size_t queue(const encoder& encode, cdk::protocol::reply_end end, bool pipelining = false);
+  void read_deallocated(std::size_t n);
   /// send(), then reads the whole reply. A server error is thrown unless
   /// `tolerate` lists its code.
   cdk::protocol::reply run(const encoder& encode, std::vector<std::uint32_t> tolerate = {},
@@ -148,6 +171,9 @@ struct session_impl {
 struct prepared_id {
   std::shared_ptr<session_impl> sess;
   std::uint32_t id = 0; // 0: given up (the server refused the Prepare)
+  // An Execute of it failed with 5110: the server does not hold it, so the
+  // next run prepares it again. Set by whichever thread reads that reply.
+  std::atomic<bool> unprepared{false};
   prepared_id(std::shared_ptr<session_impl> s, std::uint32_t i) : sess(std::move(s)), id(i) {}
   prepared_id(const prepared_id&) = delete;
   prepared_id& operator=(const prepared_id&) = delete;

@@ -105,15 +105,23 @@ result<std::size_t> socket_stream::read_some(char* buf, std::size_t n) {
 result<bool> socket_stream::readable(std::chrono::milliseconds wait) {
   if (!m_fd.valid()) return closed_error();
   if (m_pos < m_end || (m_tls && m_tls->has_buffered())) return true;
+  const bool bounded = m_read_timeout.count() > 0 && wait >= m_read_timeout;
+  if (bounded) wait = m_read_timeout;
   pollfd p{m_fd.get(), POLLIN, 0};
   for (;;) {
     const int rc = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(wait.count(), INT_MAX)));
-    if (rc >= 0) return rc > 0; // POLLHUP or POLLERR too: the read then says what happened
+    // POLLHUP or POLLERR count as readable: the read then says what happened.
+    if (rc == 0 && bounded) return read_timeout_error();
+    if (rc >= 0) return rc > 0;
     if (errno != EINTR)
       return error::connection(client_errc::lost_connection,
                                "poll() on the connection to " + m_peer +
                                    " failed: " + std::strerror(errno));
   }
+}
+
+error socket_stream::read_timeout_error() const {
+  return socket_errno_error(m_peer, EAGAIN); // what recv() past SO_RCVTIMEO becomes
 }
 
 status socket_stream::upgrade(result<std::unique_ptr<tls_session>> session) {
@@ -158,6 +166,7 @@ timeval to_timeval(std::chrono::milliseconds t) {
 status socket_stream::set_timeouts(std::chrono::milliseconds read,
                                    std::chrono::milliseconds write) {
   if (!m_fd.valid()) return closed_error();
+  m_read_timeout = read;
   const timeval r = to_timeval(read), w = to_timeval(write);
   if (::setsockopt(m_fd.get(), SOL_SOCKET, SO_RCVTIMEO, &r, sizeof r) != 0 ||
       ::setsockopt(m_fd.get(), SOL_SOCKET, SO_SNDTIMEO, &w, sizeof w) != 0) {

@@ -45,6 +45,8 @@ public:
   status write(std::string_view bytes) override;
   result<std::size_t> read_some(char* buf, std::size_t n) override;
   result<bool> readable(std::chrono::milliseconds wait) override;
+  int poll_handle() const noexcept override { return m_fd.get(); }
+  error read_timeout_error() const override;
   status start_tls(const tls_options& opts, std::string_view host) override;
 
   // Server side of the TLS upgrade (xserverd): runs the handshake as the
@@ -91,6 +93,7 @@ private:
   std::vector<char> m_buf;
   std::size_t m_pos = 0;
   std::size_t m_end = 0;
+  std::chrono::milliseconds m_read_timeout{0}; // set_timeouts(): bounds readable() too
 };
 
 // "Lost connection to <peer> (<why>)": the one wording for a failed read or

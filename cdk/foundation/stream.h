@@ -24,8 +24,19 @@ public:
   virtual result<std::size_t> read_some(char* buf, std::size_t n) = 0;
   // Whether read_some() would find a byte now: one buffered here or in TLS,
   // or one arriving within `wait` (0: no wait). For a caller that must not
-  // block past a deadline (a future's wait_for()).
+  // block past a deadline (a future's wait_for()). The read timeout
+  // (set_timeouts()) bounds this wait as it bounds a read's: when `wait` is
+  // as long or longer and no byte comes within the timeout, it fails with
+  // client_errc::timeout, as read_some() would have.
   virtual result<bool> readable(std::chrono::milliseconds wait) = 0;
+  // The descriptor to poll() for readable(), for a caller that waits
+  // without this object (readable_waiter.h) after readable(0) said no byte
+  // is buffered; -1 when there is none (a test's in-memory peer).
+  virtual int poll_handle() const noexcept { return -1; }
+  // The error of a read that waited past the read timeout.
+  virtual error read_timeout_error() const {
+    return error::connection(client_errc::timeout, "Timed out waiting for the server");
+  }
   // Client-side TLS handshake on the established connection. host is used for
   // SNI and, with verify_identity, for the name check against SAN/CN.
   virtual status start_tls(const tls_options& opts, std::string_view host) = 0;

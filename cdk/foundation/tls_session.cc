@@ -158,9 +158,9 @@ result<std::unique_ptr<tls_session>> tls_session::handshake(SSL_CTX* ctx, int fd
     // Read-ahead: each recv() takes what has arrived, up to OpenSSL's record
     // buffer, instead of a record's 5-byte header and then its body, so a
     // small reply (an add's) costs one system call, not two (issue 13: the
-    // kernel's share is most of a single add's CPU). Safe here because a
-    // client reads by blocking in SSL_read, never by polling the socket,
-    // which would not see bytes OpenSSL holds.
+    // kernel's share is most of a single add's CPU). Whoever polls the
+    // socket (a future's wait_for()) asks has_buffered() first, which
+    // counts the bytes OpenSSL holds.
     SSL_set_read_ahead(ssl, 1);
     if (!sni_host.empty() && !is_ip_literal(sni_host)) {
       std::string host(sni_host);
@@ -237,7 +237,12 @@ result<std::size_t> tls_session::read(char* buf, std::size_t n) {
 }
 
 bool tls_session::has_buffered() const noexcept {
-  return SSL_pending(m_ssl.get()) > 0 || m_transport->pending_pos < m_transport->pending.size();
+  // SSL_has_pending(), not SSL_pending(): with read-ahead on, the records
+  // OpenSSL has read from the socket and not yet decrypted are counted only
+  // by the former, and a reply among them never makes the socket readable
+  // again (issue 34: wait_for() timed out on a reply already received).
+  return SSL_has_pending(m_ssl.get()) == 1 ||
+         m_transport->pending_pos < m_transport->pending.size();
 }
 
 void tls_session::shutdown() noexcept {

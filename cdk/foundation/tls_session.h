@@ -53,8 +53,10 @@ public:
 
   status write(std::string_view bytes);
   result<std::size_t> read(char* buf, std::size_t n);
-  // Decrypted bytes (or bytes read before the handshake) a read() returns
-  // without touching the socket.
+  // Bytes a read() may return without touching the socket: decrypted, or
+  // read ahead from the socket and not yet decrypted, or read before the
+  // handshake. A record read ahead in part counts too: its read then waits
+  // only for the rest of it.
   bool has_buffered() const noexcept;
   void shutdown() noexcept; // close_notify, best effort
 

@@ -167,6 +167,10 @@ error frame_reader::fail(compression_fault f, std::string what) {
   return bad_compression(std::move(what));
 }
 
+bool frame_reader::holds_input() const noexcept {
+  return m_outer.buffered() > 0 || (m_impl && m_impl->inner.buffered() > 0);
+}
+
 std::optional<frame_view> frame_reader::peek_plain() const noexcept {
   if (m_impl) {
     if (auto v = m_impl->inner.peek()) return v;

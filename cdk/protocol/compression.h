@@ -105,6 +105,11 @@ public:
   std::size_t bytes_wanted() const noexcept { return m_outer.bytes_wanted(); }
   // Bytes of the message being received (what next() has not returned).
   std::size_t buffered() const noexcept { return m_outer.buffered(); }
+  // Whether next() may return a frame without more input: bytes received
+  // and not returned, including frames already inflated from a Compression
+  // message (one message may hold several replies), which buffered() does
+  // not count.
+  bool holds_input() const noexcept;
   // The limit for messages whose length has not been read yet, and for
   // what a Compression message inflates to from now on.
   void set_max_size(std::uint64_t max_size) noexcept;

@@ -183,10 +183,19 @@ status connection::run_handshake(const connect_options& opts) {
 result<bool> connection::readable(std::chrono::milliseconds wait) {
   if (m_failed) return *m_failed;
   if (auto st = flush(); !st) return st.err();
-  if (m_reader.buffered() > 0) return true;
+  // Every layer that may hold a reply: our frames (inflated ones too),
+  // then the stream's buffer and TLS, then the socket.
+  if (m_reader.holds_input()) return true;
+  // A wait past read-timeout fails as a read would (stream::readable()).
   auto r = m_stream->readable(wait);
-  if (!r) return broken(std::move(r).err());
+  if (!r) return broken(timed_out(std::move(r).err(), true));
   return r.value();
+}
+
+error connection::read_timed_out() {
+  if (m_failed) return *m_failed;
+  if (!m_stream) return error::client(client_errc::usage, "the connection is closed");
+  return broken(timed_out(m_stream->read_timeout_error(), true));
 }
 
 result<pr::frame> connection::read_frame() {
@@ -239,16 +248,23 @@ error connection::timed_out(error e, bool reading) const {
 }
 
 error connection::broken(error e) {
-  e.fatal = true;
-  if (!m_failed) {
-    e.maybe_applied = m_unanswered;
-    request_facts facts;
-    facts.largest_message = m_largest_message;
-    facts.server_limit = m_server_limit;
-    facts.notice = disconnect_notice(m_pipe.global_notices());
-    explain_broken_request(e, facts);
-    m_failed = e;
+  // Once broken, every call gets the first error, which says whether the
+  // requests then unanswered may have been applied: a later read meets only
+  // the closed socket ("the connection was closed"), which knows nothing of
+  // them, and reporting that would tell a caller whose request went out
+  // before the break that nothing was applied (issue 34).
+  if (m_failed) {
+    if (m_stream) m_stream->close();
+    return *m_failed;
   }
+  e.fatal = true;
+  e.maybe_applied = m_unanswered;
+  request_facts facts;
+  facts.largest_message = m_largest_message;
+  facts.server_limit = m_server_limit;
+  facts.notice = disconnect_notice(m_pipe.global_notices());
+  explain_broken_request(e, facts);
+  m_failed = e;
   if (m_stream) m_stream->close();
   return e;
 }
@@ -307,6 +323,7 @@ status connection::before_read(const char* what) {
 }
 
 result<pr::reply> connection::read_reply() {
+  if (m_failed) return *m_failed;
   if (m_pipe.streaming()) {
     // Nobody reads the rest of the streamed reply: skip it, so the reply
     // returned is the caller's.
@@ -321,6 +338,7 @@ result<pr::reply> connection::read_reply() {
 }
 
 result<pr::reply> connection::read_part() {
+  if (m_failed) return *m_failed;
   if (!m_pipe.streaming()) {
     if (auto st = before_read("read_part()"); !st) return st.err();
     m_pipe.stream_front();

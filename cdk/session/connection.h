@@ -16,7 +16,8 @@
 // when bytes of a request had gone out and not every reply was read.
 // Timeouts: connect_timeout bounds each wait during open(), then
 // read_timeout / write_timeout (options.h); one that expires is fatal.
-// Thread safety: none; one thread uses a connection at a time.
+// Thread safety: none; one thread uses a connection at a time. A caller
+// may poll() poll_handle() meanwhile without it (devapi/async.cc).
 #pragma once
 
 #include "cdk/foundation/error.h"
@@ -86,6 +87,14 @@ public:
   // now does not wait long (it may still wait for the rest of a frame that
   // has begun to arrive). Flushes first.
   result<bool> readable(std::chrono::milliseconds wait);
+  // For a caller that waits for the server outside the connection, without
+  // holding it, once readable(0) said nothing is here (readable_waiter.h):
+  // the socket to poll (-1: none, use readable()), the read timeout that
+  // bounds such a wait, and, once the wait passed it with no byte, the
+  // connection's failure with the timeout error a read would have met.
+  int poll_handle() const noexcept { return m_stream ? m_stream->poll_handle() : -1; }
+  std::chrono::milliseconds read_timeout() const noexcept { return m_read_timeout; }
+  error read_timed_out();
   // GLOBAL notices received so far (drained).
   std::vector<protocol::notice> take_global_notices();
 

@@ -12,11 +12,25 @@
 // error), wait(), wait_for(), wait_until(), valid(); move-only. A future
 // is waited on by reading the session's replies, in order, up to its own:
 // the earlier ones are kept for their futures. A plain execute() on the
-// same session first completes everything in flight. Futures may be waited
-// on from any thread. wait_for() and wait_until() return
-// mysqlx::future_status (ready or timeout: the two values std::future_status
-// has for a future that is not deferred), so that this header need not
-// include <future>.
+// same session first completes everything in flight. wait_for() and
+// wait_until() return mysqlx::future_status (ready or timeout: the two
+// values std::future_status has for a future that is not deferred), so
+// that this header need not include <future>.
+//
+// Errors: a statement the server refuses fails its future, whatever the
+// statement and on every run (the Prepare of a statement's second run and
+// a split add() included), and so does a connection that breaks once its
+// request may have gone out: get() throws it. executeAsync() itself
+// throws only for what is wrong before anything is sent: a usage error, a
+// closed session, a request above the message limit (client errors).
+// After a broken connection every pending future's ConnectionError has
+// mayHaveBeenApplied() true: each request had left the client.
+//
+// Threads: futures may be waited on from any thread. A future is ready as
+// soon as any thread has read its reply, without waiting for that thread's
+// other reads; one waiting thread at a time reads the replies, in order,
+// and while none has arrived it waits for the socket without holding the
+// connection, so executeAsync() on other threads sends meanwhile.
 #pragma once
 
 #include <chrono>
@@ -60,15 +74,19 @@ public:
   /// Waits until the result or the error is there.
   void wait() const;
   /// Waits at most `d`. Reading a reply that has begun to arrive is
-  /// finished even when the time runs out meanwhile.
+  /// finished even when the time runs out meanwhile. `ready` counts every
+  /// reply already received, wherever the connection holds it (TLS,
+  /// decompression). read-timeout bounds this wait as it bounds get()'s:
+  /// when `d` is as long or longer and the server sends nothing within it,
+  /// the connection fails (4007), and the future is ready with that error.
   /// Any duration works: one too long to add to the clock (`hours::max()`)
-  /// waits without a limit, zero or less only looks.
+  /// sets no limit of its own, zero or less only looks.
   template <typename Rep, typename Period>
   future_status wait_for(const std::chrono::duration<Rep, Period>& d) const {
     return wait_until_steady(detail::steady_deadline_after(d));
   }
-  /// Waits until `t` at the latest, on any clock; `time_point::max()` waits
-  /// without a limit, a time already past only looks.
+  /// Waits until `t` at the latest, on any clock; `time_point::max()` sets
+  /// no limit of its own, a time already past only looks.
   template <typename Clock, typename Duration>
   future_status wait_until(const std::chrono::time_point<Clock, Duration>& t) const {
     // In long double seconds, so that no difference of two times overflows.

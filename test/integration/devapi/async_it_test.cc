@@ -290,6 +290,117 @@ TEST_P(Async, ManyThreadsWaitOnOneSession) {
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], static_cast<int>(i));
 }
 
+// Issue 34, item 4: a split add() (documents above max-message-size) that
+// the server refuses (a duplicate _id) fails its future, as a small add
+// does; executeAsync() itself throws only for what is wrong before anything
+// is sent.
+TEST_P(Async, ASplitAddTheServerRefusesFailsItsFuture) {
+  Session small(devapi_it::uri_of(GetParam()) +
+                (std::string(GetParam().query).empty() ? "?" : "&") + "max-message-size=4096");
+  Collection c = coll(small);
+  c.add(R"({"_id": "dup", "n": -1})").execute();
+  std::vector<std::string> docs;
+  docs.reserve(10);
+  for (int i = 0; i < 10; ++i)
+    docs.push_back("{\"_id\":\"" + (i == 7 ? std::string("dup") : "d" + std::to_string(i)) +
+                   "\",\"pad\":\"" + std::string(1000, 'x') + "\"}");
+  Future<Result> big;
+  ASSERT_NO_THROW(big = c.add(docs).executeAsync());
+  try {
+    big.get();
+    ADD_FAILURE() << "the duplicate _id was stored";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), Error::Kind::SERVER) << e.what();
+  }
+  EXPECT_EQ(c.count(), 1u); // its transaction was rolled back
+  // A small add with the same duplicate: the same, into the future.
+  Future<Result> one;
+  ASSERT_NO_THROW(one = c.add(R"({"_id": "dup"})").executeAsync());
+  EXPECT_THROW(one.get(), Error);
+}
+
+// Issue 34, item 2: a future whose reply another thread has read is ready
+// at once (its own state, without the session's wire), and its get() does
+// not wait for that thread's read of a later reply.
+TEST_P(Async, AFutureReadByAnotherThreadIsReadyAtOnce) {
+  Future<SqlResult> a = m_sess->sql("SELECT 1").executeAsync();
+  Future<SqlResult> b = m_sess->sql("SELECT SLEEP(1.5)").executeAsync();
+  std::thread t([&] { EXPECT_EQ(b.get().fetchOne()[0].get<int>(), 0); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(a.wait_for(std::chrono::seconds(0)), future_status::ready);
+  EXPECT_EQ(a.get().fetchOne()[0].get<int>(), 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+  t.join();
+}
+
+// Issue 34, item 2: executeAsync() sends at once while another thread waits
+// for a slow reply; only the write side is shared.
+TEST_P(Async, ExecuteAsyncDoesNotWaitForAnotherThreadsRead) {
+  Future<SqlResult> slow = m_sess->sql("SELECT SLEEP(1.5)").executeAsync();
+  std::thread t([&] { EXPECT_EQ(slow.get().fetchOne()[0].get<int>(), 0); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto start = std::chrono::steady_clock::now();
+  Future<Result> add = m_coll->add(doc(1)).executeAsync();
+  Future<SqlResult> sel = m_sess->sql("SELECT 2").executeAsync();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  t.join();
+  EXPECT_EQ(add.get().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(sel.get().fetchOne()[0].get<int>(), 2);
+}
+
+// Issue 34: read-timeout bounds each wait for the server (README), so
+// wait_for() longer than it fails the statement as get() does, with 4007,
+// instead of waiting for a slow reply.
+TEST_P(Async, ReadTimeoutBoundsWaitForAsItBoundsGet) {
+  const std::string base =
+      devapi_it::uri_of(GetParam()) + (std::string(GetParam().query).empty() ? "?" : "&");
+  for (const bool use_get : {false, true}) {
+    SCOPED_TRACE(use_get ? "get()" : "wait_for()");
+    Session s(base + "read-timeout=300");
+    Future<SqlResult> f = s.sql("SELECT SLEEP(1.5)").executeAsync();
+    const auto start = std::chrono::steady_clock::now();
+    if (!use_get) {
+      EXPECT_EQ(f.wait_for(std::chrono::seconds(5)), future_status::ready);
+    }
+    try {
+      f.get();
+      ADD_FAILURE() << "the statement outlived read-timeout";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::TIMEOUT) << e.what();
+      EXPECT_TRUE(e.mayHaveBeenApplied()) << e.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1200));
+  }
+}
+
+// Issue 34, item 1: over TLS (and compressed), a reply that has already
+// arrived makes wait_for() say ready: bytes held by OpenSSL's read-ahead or
+// inflated from a Compression message count as well as those on the socket.
+class AsyncTls : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AsyncTls, WaitForSeesAReplyThatHasArrived) {
+  const std::string ca = devapi_it::env_uri("MYSQLX_TEST_CA_80");
+  ASSERT_FALSE(ca.empty()) << "MYSQLX_TEST_CA_80 is not set";
+  const std::string algorithm = GetParam();
+  Session s(devapi_it::env_uri("MYSQLX_TEST_URI_80") + "?ssl-mode=VERIFY_CA&ssl-ca=" + ca +
+            (algorithm == "none" ? "&compression=disabled"
+                                 : "&compression=required&compression-algorithms=" + algorithm));
+  for (int round = 0; round < 10; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    Future<SqlResult> f1 = s.sql("SELECT 1").executeAsync();
+    Future<SqlResult> f2 = s.sql("SELECT 2").executeAsync();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // both replies are here
+    EXPECT_EQ(f1.get().fetchOne()[0].get<int>(), 1);
+    EXPECT_EQ(f2.wait_for(std::chrono::milliseconds(100)), future_status::ready);
+    EXPECT_EQ(f2.get().fetchOne()[0].get<int>(), 2);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Compression, AsyncTls,
+                         ::testing::Values("none", "zstd_stream", "lz4_message", "deflate_stream"),
+                         [](const auto& info) { return std::string(info.param); });
+
 // Requests in flight over a compressed connection, each algorithm: the
 // replies are read in order out of compressed frames (8.0 mode; 5.7 has no
 // compression).

@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <netinet/in.h>
 #include <set>
 #include <sys/socket.h>
@@ -185,6 +186,42 @@ TEST_F(FaultTest, AsyncFuturesInFlightWhenTheConnectionBreaksEachFail) {
   EXPECT_GE(stored(), ok);
   EXPECT_LE(stored(), 2u);
   expect_closed(s);
+}
+
+// Issue 34: a reply cut while a streamed statement's rows were being read,
+// with two adds in flight behind it, on a session that had run a plain
+// execute() first. Every request had gone out before the break, so every
+// future's error must say it may have been applied (a retry could store a
+// document twice), whichever future is waited on first. The later ones
+// used to get "the connection was closed" without the flag.
+TEST_F(FaultTest, AsyncFuturesBehindABrokenStreamMayHaveBeenApplied) {
+  for (int first = 0; first < 3; ++first) {
+    SCOPED_TRACE("waited on first: f" + std::to_string(first));
+    Session s = faulty();
+    Collection c = coll(s);
+    c.find().execute().fetchAll(); // a plain execute() before, as in the issue
+    inject_server_fault(s, "send_truncated_frame");
+    std::vector<std::function<void()>> gets;
+    Future<SqlResult> f0 = s.sql("SELECT REPEAT('x', 3000), SLEEP(0.2)").executeAsync();
+    Future<Result> f1 = c.add(R"({"a": 1})").executeAsync();
+    Future<Result> f2 = c.add(R"({"a": 2})").executeAsync();
+    gets.emplace_back([&] { f0.get().fetchAll(); });
+    gets.emplace_back([&] { f1.get(); });
+    gets.emplace_back([&] { f2.get(); });
+    std::swap(gets[0], gets[first]);
+    for (std::size_t i = 0; i < gets.size(); ++i) {
+      try {
+        gets[i]();
+        ADD_FAILURE() << "get() " << i << " succeeded after the break";
+      } catch (const Error& e) {
+        EXPECT_TRUE(e.isConnectionError()) << i << ": " << e.what();
+        EXPECT_TRUE(e.mayHaveBeenApplied()) << i << ": " << e.what();
+        EXPECT_NE(std::string(e.what()).find("may have applied it"), std::string::npos)
+            << i << ": " << e.what();
+      }
+    }
+    expect_closed(s);
+  }
 }
 
 // --- malformed replies --------------------------------------------------------

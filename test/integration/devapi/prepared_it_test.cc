@@ -8,6 +8,8 @@
 #include "it_common.h"
 #include "refusing_proxy.h"
 
+#include <chrono>
+
 using namespace mysqlx;
 using detail::prepared_stats_of;
 using devapi_it::config;
@@ -170,4 +172,72 @@ TEST_P(PreparedTest, TableSelectAndUpdateRunAgainArePrepared) {
   upd.bind("id", 2).execute();
   EXPECT_EQ(sel.bind("id", 2).execute().fetchOne()[0].get<int>(), 0);
   EXPECT_EQ(sel.bind("id", 3).execute().fetchOne()[0].get<int>(), 30);
+}
+
+// Issue 34: a statement whose Prepare the server refuses (its collection
+// does not exist yet) works once the collection exists: the refused
+// Prepare leaves it in a state from which it prepares again, for execute()
+// and executeAsync() alike. It used to send Execute for an id never
+// prepared, failing with 5110 on every later run.
+TEST_P(PreparedTest, AStatementWhosePrepareWasRefusedWorksOnceTheErrorIsGone) {
+  for (const bool async : {false, true}) {
+    SCOPED_TRACE(async ? "executeAsync()" : "execute()");
+    Schema db = m_sess->getSchema(m_schema);
+    db.dropCollection("later");
+    CollectionFind f = db.getCollection("later").find("_id = :k");
+    auto run = [&](const char* key) {
+      return async ? f.bind("k", key).executeAsync().get().count()
+                   : f.bind("k", key).execute().count();
+    };
+    for (int i = 0; i < 2; ++i) { // plain, then the Prepare: both refused
+      try {
+        run("a");
+        ADD_FAILURE() << "run " << i << " found a collection that does not exist";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), 1146u) << i << ": " << e.what();
+      }
+    }
+    db.createCollection("later").add(R"({"_id": "a"})").execute();
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(run("a"), 1u) << i;
+    EXPECT_EQ(run("b"), 0u);
+  }
+}
+
+// The same for a modify and a remove, whose replies are read whole.
+TEST_P(PreparedTest, AModifyAndARemoveWhosePrepareWasRefusedWorkLater) {
+  Schema db = m_sess->getSchema(m_schema);
+  db.dropCollection("later");
+  CollectionModify m = db.getCollection("later").modify("_id = :k").set("v", 1);
+  CollectionRemove r = db.getCollection("later").remove("_id = :k");
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_THROW(m.bind("k", "a").execute(), Error) << i;
+    EXPECT_THROW(r.bind("k", "a").executeAsync().get(), Error) << i;
+  }
+  db.createCollection("later").add(R"({"_id": "a"})", R"({"_id": "b"})").execute();
+  EXPECT_EQ(m.bind("k", "a").execute().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(m.bind("k", "b").execute().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(r.bind("k", "a").executeAsync().get().getAffectedItemsCount(), 1u);
+  EXPECT_EQ(r.bind("k", "b").executeAsync().get().getAffectedItemsCount(), 1u);
+}
+
+// Issue 34, item 4: a statement the server refuses fails its future, on
+// every run: executeAsync() itself throws only before anything is sent.
+// The Prepare of a statement's second run used to be thrown by
+// executeAsync().
+TEST_P(PreparedTest, ARefusedPrepareFailsTheFutureNotExecuteAsync) {
+  Schema db = m_sess->getSchema(m_schema);
+  db.dropCollection("later");
+  CollectionFind f = db.getCollection("later").find("_id = :k");
+  for (int i = 0; i < 3; ++i) {
+    Future<DocResult> fut;
+    ASSERT_NO_THROW(fut = f.bind("k", "a").executeAsync()) << i;
+    ASSERT_TRUE(fut.valid());
+    EXPECT_EQ(fut.wait_for(std::chrono::seconds(10)), future_status::ready) << i;
+    try {
+      fut.get();
+      ADD_FAILURE() << i << ": the find succeeded";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), 1146u) << i << ": " << e.what();
+    }
+  }
 }

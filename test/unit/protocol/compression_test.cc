@@ -49,6 +49,29 @@ TEST(compression, round_trip_server_to_client) {
   EXPECT_EQ(got[3].type, 0);
 }
 
+// Issue 34: one Compression message may hold several replies. Once its
+// first frame is taken, the others are inflated and waiting, though no
+// byte of the message is left (buffered() is 0): holds_input() says so,
+// which is what connection::readable() (a future's wait_for()) asks.
+TEST(compression, holds_input_counts_frames_inflated_and_not_yet_returned) {
+  frame_compressor server(19);
+  ASSERT_TRUE(server.enable("zstd_stream").ok());
+  std::string wire = some_frames();
+  ASSERT_TRUE(server.wrap(wire).ok());
+  frame_reader client;
+  ASSERT_TRUE(client.enable_compression("zstd_stream").ok());
+  EXPECT_FALSE(client.holds_input());
+  ASSERT_TRUE(client.feed(wire).ok());
+  EXPECT_TRUE(client.holds_input());
+  auto first = client.next();
+  ASSERT_TRUE(first.ok() && first.value());
+  EXPECT_EQ(client.buffered(), 0u);  // the whole message was taken in
+  EXPECT_TRUE(client.holds_input()); // two frames wait, inflated
+  ASSERT_TRUE(client.next().value());
+  ASSERT_TRUE(client.next().value());
+  EXPECT_FALSE(client.holds_input());
+}
+
 TEST(compression, peek_shows_inflated_and_plain_frames_never_an_unread_compression_message) {
   frame_compressor server(19);
   ASSERT_TRUE(server.enable("lz4_message").ok());
