@@ -4,7 +4,7 @@
 // missing input, names that are not UTF-8, closed standard descriptors, an
 // endless line and a signal) and what its messages say about the input
 // (NUL bytes, UTF-16, raw bytes escaped).
-#include "import_test_util.h"
+#include "import_fixture.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -20,24 +20,16 @@ namespace {
 
 using namespace import_test;
 
-const char* const schema = "import_it";
-
 // A string literal's bytes, NULs included.
 template <std::size_t N> std::string bytes(const char (&text)[N]) {
   return std::string(text, N - 1);
 }
 
-class ImportInputs : public ::testing::Test {
+class ImportInputs : public import_fixture {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(uri().empty()) << "MYSQLX_TEST_URI_80 is not set";
-    coll_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    session.emplace(uri());
-    session->createSchema(schema, true).dropCollection(coll_name);
-  }
-  mysqlx::Collection coll() { return session->getSchema(schema).getCollection(coll_name); }
-  std::string target() const {
-    return std::string("-s ") + schema + " -c " + coll_name + " --progress none";
+    import_fixture::SetUp();
+    if (!HasFatalFailure()) fresh();
   }
   // The tool run by a shell, `redirections` as given (a closed descriptor,
   // say); its output and errors in tmp's "out" and "err" unless redirected.
@@ -53,10 +45,6 @@ protected:
     return r;
   }
   std::string outputs() const { return " >'" + tmp.path("out") + "' 2>'" + tmp.path("err") + "'"; }
-
-  std::string coll_name;
-  std::optional<mysqlx::Session> session;
-  scratch tmp;
 };
 
 const char* const three_lines = "{\"n\":1}\n[\"bad\"]\n{\"n\":3}\n";

@@ -1,6 +1,6 @@
 // mysqlx-import against the xserver80 fixture: what a user sees (exit status,
 // messages naming file and line, the summary) and what the collection holds.
-#include "import_test_util.h"
+#include "import_fixture.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -17,24 +17,12 @@ namespace {
 
 using namespace import_test;
 
-const char* const schema = "import_it";
-
-class Import : public ::testing::Test {
+class Import : public import_fixture {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(uri().empty()) << "MYSQLX_TEST_URI_80 is not set";
-    coll_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    session.emplace(uri());
-    session->createSchema(schema, true).dropCollection(coll_name);
+    import_fixture::SetUp();
+    if (!HasFatalFailure()) fresh();
   }
-  mysqlx::Collection coll() { return session->getSchema(schema).getCollection(coll_name); }
-  std::string target() const {
-    return std::string("-s ") + schema + " -c " + coll_name + " --progress none";
-  }
-
-  std::string coll_name;
-  std::optional<mysqlx::Session> session;
-  scratch tmp;
 };
 
 const char* const mixed_lines = "{\"n\":1}\n"

@@ -2,7 +2,7 @@
 // (issue 33, item 2): whatever -j is, the later entry of the input wins
 // with --replace and --patch, and is the one reported as the duplicate
 // without them, as with -j 1.
-#include "import_test_util.h"
+#include "import_fixture.h"
 
 #include <gtest/gtest.h>
 #include <mysqlx/xdevapi.h>
@@ -13,20 +13,9 @@ namespace {
 
 using namespace import_test;
 
-const char* const schema = "import_it";
-
-class ImportOrder : public ::testing::Test {
+class ImportOrder : public import_fixture {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(uri().empty()) << "MYSQLX_TEST_URI_80 is not set";
-    coll_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    session.emplace(uri());
-  }
-  void fresh() { session->createSchema(schema, true).dropCollection(coll_name); }
-  mysqlx::Collection coll() { return session->getSchema(schema).getCollection(coll_name); }
-  std::string target() const {
-    return std::string("-s ") + schema + " -c " + coll_name + " --progress none --restart";
-  }
+  std::string target() const { return import_fixture::target(" --restart"); }
   // Line 1 is "dup" with v 1 and 2 MB of padding (its batch is the slowest
   // to store), lines 2-59 other ids, line 60 "dup" again with v 2.
   std::string input() {
@@ -37,10 +26,6 @@ protected:
     lines += "{\"_id\":\"dup\",\"v\":2}\n";
     return tmp.file("dup.jsonl", lines);
   }
-
-  std::string coll_name;
-  std::optional<mysqlx::Session> session;
-  scratch tmp;
 };
 
 TEST_F(ImportOrder, ReplaceAndPatchKeepTheLaterEntry) {
