@@ -1,0 +1,295 @@
+/*
+ * The X DevAPI for C: a plain C99 interface to MySQL's X Protocol, source
+ * compatible with MySQL Connector/C++ 8's <mysqlx/xapi.h> for the functions
+ * it declares. It is also valid C++17, and <mysqlx/xdevapi.h> does not
+ * include it.
+ *
+ * Names, types, and the values of enum constants and macros are those of
+ * Connector/C++ 8.3: programs compile them in, so they are part of the ABI.
+ * Only what is implemented is declared; the rest of the official API is
+ * not there yet (issue 37 lists it).
+ *
+ * Errors. No function throws or aborts on a failure. Every handle keeps the
+ * error of the last call made on it, or none when that call succeeded:
+ * mysqlx_error(), mysqlx_error_message() and mysqlx_error_num() take any
+ * handle of this header (an error handle describes itself). A call that
+ * fails on a handle records its error on the handle given as its first
+ * argument (a session, schema, collection, result or row). A function that
+ * creates a session and fails returns NULL and, if asked, an error handle
+ * that the caller owns and must release with mysqlx_free().
+ *
+ * Ownership. The caller owns what it must close or free:
+ *   - a session: mysqlx_session_close(), which also frees every schema,
+ *     collection, result, row and error that came from it;
+ *   - an error returned by a failed mysqlx_get_session*(): mysqlx_free();
+ *   - a result: mysqlx_free() (or mysqlx_result_free()) when it is no longer
+ *     needed, or at the latest by closing its session.
+ * Schema and collection handles are owned by their session: asking for the
+ * same name again returns the same handle, mysqlx_free() leaves them alone,
+ * and they live until the session is closed. Rows belong to their result.
+ * A `const char*` that a function returns stays valid as long as the handle
+ * it came from (the result for rows, documents, ids and column names; the
+ * handle for its error message, until the next call on that handle).
+ *
+ * Threads: a session, and everything that came from it, is for one thread
+ * at a time. Different sessions may be used by different threads.
+ */
+#ifndef MYSQLX_XAPI_H
+#define MYSQLX_XAPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Marks the functions libmysqlx exports; everything else in the library is
+   hidden (see devapi/libmysqlx.map). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MYSQLX_C_API __attribute__((visibility("default")))
+#else
+#define MYSQLX_C_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The X Protocol's default port. */
+#define DEFAULT_MYSQLX_PORT 33060
+
+/** @name Return codes of functions that return an int */
+/**@{*/
+#define RESULT_OK 0        /**< success */
+#define RESULT_MORE_DATA 8 /**< mysqlx_get_bytes(): more bytes are left */
+#define RESULT_NULL 16     /**< the value is NULL, or there is no more data */
+#define RESULT_INFO 32     /**< the operation produced informational notes */
+#define RESULT_WARNING 64  /**< the operation produced warnings */
+#define RESULT_ERROR 128   /**< failure: see mysqlx_error() on the handle */
+/**@}*/
+
+/** Longest error message Connector/C++ 8 reports (kept for source compatibility). */
+#define MYSQLX_MAX_ERROR_LEN 255
+/** A length argument meaning "up to the terminating NUL". */
+#define MYSQLX_NULL_TERMINATED 0xFFFFFFFF
+/** The error number of a failure that has no number of its own. */
+#define MYSQLX_ERR_UNKNOWN 0xFFFF
+/** Terminates the variable argument lists of this API. */
+#define PARAM_END (void*)0
+
+/** @name Error numbers and messages of the C layer's own checks */
+/**@{*/
+#define MYSQLX_ERROR_INDEX_OUT_OF_RANGE 1
+#define MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG "Index is out of range"
+#define MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG "Missing schema name"
+#define MYSQLX_ERROR_MISSING_COLLECTION_NAME_MSG "Missing collection name"
+#define MYSQLX_ERROR_HANDLE_NULL_MSG "Handle cannot be NULL"
+#define MYSQLX_ERROR_OUTPUT_BUFFER_NULL "The output buffer cannot be NULL"
+#define MYSQLX_ERROR_OUTPUT_BUFFER_ZERO "The output buffer cannot have zero length"
+#define MYSQLX_ERROR_EMPTY_JSON "Empty JSON document string"
+/**@}*/
+
+/** An error: a message and a number (a server error number, or a client one). */
+typedef struct mysqlx_error_struct mysqlx_error_t;
+/** A session: one connection to a server. */
+typedef struct mysqlx_session_struct mysqlx_session_t;
+/** A schema of a session. */
+typedef struct mysqlx_schema_struct mysqlx_schema_t;
+/** A collection of a schema. */
+typedef struct mysqlx_collection_struct mysqlx_collection_t;
+/** The result of a statement: row sets, documents, generated ids. */
+typedef struct mysqlx_result_struct mysqlx_result_t;
+/** A row of a result. */
+typedef struct mysqlx_row_struct mysqlx_row_t;
+
+/* ---------------------------------------------------------------------------
+ * Sessions
+ */
+
+/**
+  Connects to `host`:`port` as `user` (TLS required, as with the URL form's
+  default). `host` NULL means "localhost", `port` 0 means 33060, `user` NULL
+  means "root", `password` NULL means none, `database` NULL means no default
+  schema.
+
+  Returns the session, or NULL on failure; then, if `error` is not NULL,
+  `*error` receives an error handle the caller frees with mysqlx_free().
+  Close the session with mysqlx_session_close().
+*/
+MYSQLX_C_API mysqlx_session_t* mysqlx_get_session(const char* host, int port, const char* user,
+                                                  const char* password, const char* database,
+                                                  mysqlx_error_t** error);
+
+/**
+  Connects with a connection string, `[mysqlx://]user:password@host:port/db?options`,
+  the same as the C++ API's (README.md lists the options). Failure as for
+  mysqlx_get_session().
+*/
+MYSQLX_C_API mysqlx_session_t* mysqlx_get_session_from_url(const char* conn_string,
+                                                           mysqlx_error_t** error);
+
+/**
+  Closes the session and frees everything that came from it (schemas,
+  collections, results, rows, their errors). The handle is invalid afterwards.
+  NULL is ignored.
+*/
+MYSQLX_C_API void mysqlx_session_close(mysqlx_session_t* session);
+
+/**
+  The schema `schema_name` of the session; with `check` not 0, NULL (and an
+  error on the session) if the server does not have it. The handle belongs
+  to the session: the same name gives the same handle.
+*/
+MYSQLX_C_API mysqlx_schema_t* mysqlx_get_schema(mysqlx_session_t* sess, const char* schema_name,
+                                                unsigned int check);
+
+/**
+  The collection `col_name` of the schema; with `check` not 0, NULL (and an
+  error on the schema) if it does not exist. The handle belongs to the
+  session: the same name gives the same handle.
+*/
+MYSQLX_C_API mysqlx_collection_t* mysqlx_get_collection(mysqlx_schema_t* schema,
+                                                        const char* col_name, unsigned int check);
+
+/* ---------------------------------------------------------------------------
+ * SQL
+ */
+
+/**
+  Runs one SQL statement of `query_len` bytes (MYSQLX_NULL_TERMINATED: up to
+  the NUL). Returns its result, or NULL with the error on the session.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_sql(mysqlx_session_t* sess, const char* query,
+                                         size_t query_len);
+
+/* ---------------------------------------------------------------------------
+ * Collections
+ */
+
+/**
+  Adds the documents given as JSON strings, terminated by PARAM_END:
+  `mysqlx_collection_add(c, "{\"a\":1}", "{\"a\":2}", PARAM_END)`.
+  A document without `_id` gets one: from the server on MySQL 8.0, from the
+  connector on MySQL 5.7 or with `docid-mode=client`; mysqlx_fetch_generated_id()
+  returns them. Returns the result, or NULL with the error on the collection
+  (nothing is added then).
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_add(mysqlx_collection_t* collection, ...);
+
+/**
+  Finds the documents matching `criteria` (an X DevAPI expression such as
+  "price > 2"; NULL finds all). Read them with mysqlx_json_fetch_one().
+  Returns the result, or NULL with the error on the collection.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_find(mysqlx_collection_t* collection,
+                                                     const char* criteria);
+
+/* ---------------------------------------------------------------------------
+ * Results
+ */
+
+/**
+  The next row of the result, or NULL at the end or on an error (then on
+  the result). The row stays valid until the result is freed.
+*/
+MYSQLX_C_API mysqlx_row_t* mysqlx_row_fetch_one(mysqlx_result_t* res);
+
+/**
+  The next document of a find's result as JSON text, NUL-terminated, or NULL
+  at the end or on an error (then on the result). `out_length`, if not NULL,
+  receives its size in bytes counting the terminating NUL (as Connector/C++ 8
+  counts it). The text stays valid until the result is freed.
+*/
+MYSQLX_C_API const char* mysqlx_json_fetch_one(mysqlx_result_t* res, size_t* out_length);
+
+/**
+  Reads the rest of the current row set into memory, so that it can be
+  fetched later even after other statements ran on the session. `*num`, if
+  `num` is not NULL, receives the number of rows (or documents) not fetched yet.
+  RESULT_ERROR (with the error on the result) for a result with no row set.
+  Called again, it reads nothing and gives the number left.
+*/
+MYSQLX_C_API int mysqlx_store_result(mysqlx_result_t* result, size_t* num);
+
+/**
+  The ids the add that made this result generated for documents without
+  `_id`, one per call in document order, then NULL. Documents that had their
+  own `_id` have none here. The text stays valid until the result is freed.
+*/
+MYSQLX_C_API const char* mysqlx_fetch_generated_id(mysqlx_result_t* result);
+
+/**
+  Frees a result (the same as mysqlx_free()); its rows and texts go with it.
+*/
+MYSQLX_C_API void mysqlx_result_free(mysqlx_result_t* res);
+
+/**
+  Copies the bytes of column `col` (from 0) of the row, skipping `offset`
+  bytes, into `buf`, whose size is `*buf_len`; `*buf_len` receives the
+  number of bytes copied. Text, ENUM and SET values, BLOB-like values and
+  JSON text end with one 0x00 byte that is not part of the value (as in
+  Connector/C++ 8, so that an empty value is told from NULL); DATE, DATETIME,
+  TIMESTAMP and TIME give their X Protocol encoding. Numeric columns are
+  refused (RESULT_ERROR): read them with mysqlx_get_sint(), mysqlx_get_uint()
+  or mysqlx_get_double().
+
+  Returns RESULT_OK, RESULT_MORE_DATA when bytes are left past what was
+  copied, RESULT_NULL for NULL, RESULT_ERROR with the error on the row.
+*/
+MYSQLX_C_API int mysqlx_get_bytes(mysqlx_row_t* row, uint32_t col, uint64_t offset, void* buf,
+                                  size_t* buf_len);
+
+/**
+  The value of column `col` as an unsigned 64-bit integer. RESULT_OK,
+  RESULT_NULL for NULL, RESULT_ERROR (error on the row) for a value that is
+  not an integer or does not fit.
+*/
+MYSQLX_C_API int mysqlx_get_uint(mysqlx_row_t* row, uint32_t col, uint64_t* val);
+
+/** As mysqlx_get_uint(), for a signed 64-bit integer. */
+MYSQLX_C_API int mysqlx_get_sint(mysqlx_row_t* row, uint32_t col, int64_t* val);
+
+/**
+  As mysqlx_get_uint(), for a double: FLOAT, DOUBLE and DECIMAL columns
+  (DECIMAL rounded to the nearest double) and integers.
+*/
+MYSQLX_C_API int mysqlx_get_double(mysqlx_row_t* row, uint32_t col, double* val);
+
+/** The number of columns of the result's current row set; 0 when it has none. */
+MYSQLX_C_API uint32_t mysqlx_column_get_count(mysqlx_result_t* res);
+
+/**
+  The name (label) of column `pos` (from 0), or NULL with an error on the
+  result when there is no such column. Valid until the result is freed.
+*/
+MYSQLX_C_API const char* mysqlx_column_get_name(mysqlx_result_t* res, uint32_t pos);
+
+/* ---------------------------------------------------------------------------
+ * Errors and freeing
+ */
+
+/**
+  The error of the last call on handle `obj` (any handle of this header), or
+  NULL when it succeeded. An error handle gives itself. The error belongs to
+  `obj`: it is replaced by the next call on `obj`.
+*/
+MYSQLX_C_API mysqlx_error_t* mysqlx_error(void* obj);
+
+/** The message of mysqlx_error(obj), or NULL when there is no error. */
+MYSQLX_C_API const char* mysqlx_error_message(void* obj);
+
+/** The number of mysqlx_error(obj), or 0 when there is no error. */
+MYSQLX_C_API unsigned int mysqlx_error_num(void* obj);
+
+/**
+  Frees a result, or an error returned by a failed mysqlx_get_session*().
+  Schemas, collections, rows and errors that belong to another handle are
+  left alone (they go with their session); use mysqlx_session_close() for a
+  session. NULL is ignored.
+*/
+MYSQLX_C_API void mysqlx_free(void* obj);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MYSQLX_XAPI_H */

@@ -1,0 +1,579 @@
+/* The C API used from C, as a C program uses it. Each test stops at its
+   first failed check and says which (xapi_tests.h). */
+#include "xapi_tests.h"
+
+#include <mysqlx/xapi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void xt_fail(xt_result* out, int line, const char* fmt, ...) {
+  va_list args;
+  int n = snprintf(out->message, sizeof out->message, "xapi_tests.c:%d: ", line);
+  if (n < 0 || (size_t)n >= sizeof out->message) return;
+  va_start(args, fmt);
+  vsnprintf(out->message + n, sizeof out->message - (size_t)n, fmt, args);
+  va_end(args);
+}
+
+/* Checks `cond`; on failure records it (and the handle's error, if any) and
+   leaves the test. Leaves handles open: the driver's process ends anyway. */
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      xt_fail(out, __LINE__, "%s", #cond);                                                         \
+      return;                                                                                      \
+    }                                                                                              \
+  } while (0)
+#define CHECK_H(cond, handle)                                                                      \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      const char* m_ = mysqlx_error_message(handle);                                               \
+      xt_fail(out, __LINE__, "%s (error %u: %s)", #cond, mysqlx_error_num(handle),                 \
+              m_ ? m_ : "none");                                                                   \
+      return;                                                                                      \
+    }                                                                                              \
+  } while (0)
+
+static mysqlx_session_t* open_session(const xt_config* cfg, xt_result* out) {
+  mysqlx_error_t* err = NULL;
+  mysqlx_session_t* s = mysqlx_get_session_from_url(cfg->uri, &err);
+  if (s == NULL) {
+    xt_fail(out, __LINE__, "cannot connect to %s: %s", cfg->uri,
+            err && mysqlx_error_message(err) ? mysqlx_error_message(err) : "no error");
+    mysqlx_free(err);
+  }
+  return s;
+}
+
+/* Runs SQL that must succeed; frees its result. */
+static int run(mysqlx_session_t* s, const char* sql, xt_result* out) {
+  mysqlx_result_t* r = mysqlx_sql(s, sql, MYSQLX_NULL_TERMINATED);
+  if (r == NULL) {
+    xt_fail(out, __LINE__, "%s: %s", sql, mysqlx_error_message(s));
+    return 0;
+  }
+  mysqlx_free(r);
+  return 1;
+}
+
+void xt_connect_failures(const xt_config* cfg, xt_result* out) {
+  char url[512];
+  mysqlx_error_t* err = NULL;
+  mysqlx_session_t* s;
+
+  /* A wrong password: the server's error, owned by the caller. */
+  snprintf(url, sizeof url, "mysqlx://%s:wrong-pw@%s:%d", cfg->user, cfg->host, cfg->port);
+  s = mysqlx_get_session_from_url(url, &err);
+  CHECK(s == NULL);
+  CHECK(err != NULL);
+  CHECK(mysqlx_error(err) == err); /* an error handle describes itself */
+  CHECK(mysqlx_error_num(err) == 1045);
+  CHECK(mysqlx_error_message(err) != NULL && strlen(mysqlx_error_message(err)) > 0);
+  mysqlx_free(err);
+
+  /* The same through the host/port form. */
+  err = NULL;
+  s = mysqlx_get_session(cfg->host, cfg->port, cfg->user, "wrong-pw", NULL, &err);
+  CHECK(s == NULL);
+  CHECK(err != NULL && mysqlx_error_num(err) == 1045);
+  mysqlx_free(err);
+
+  /* Nobody listening: a connection error. */
+  err = NULL;
+  s = mysqlx_get_session("127.0.0.1", 1, cfg->user, cfg->password, NULL, &err);
+  CHECK(s == NULL);
+  CHECK(err != NULL && mysqlx_error_num(err) != 0 && mysqlx_error_message(err) != NULL);
+  mysqlx_free(err);
+
+  /* Refused before connecting: a bad URL, a port out of range, no URL. */
+  err = NULL;
+  s = mysqlx_get_session_from_url("mysqlx://u@h?no-such-option=1", &err);
+  CHECK(s == NULL);
+  CHECK(err != NULL && strstr(mysqlx_error_message(err), "no-such-option") != NULL);
+  mysqlx_free(err);
+  err = NULL;
+  s = mysqlx_get_session(cfg->host, 70000, cfg->user, cfg->password, NULL, &err);
+  CHECK(s == NULL && err != NULL && mysqlx_error_message(err) != NULL);
+  mysqlx_free(err);
+  err = NULL;
+  s = mysqlx_get_session_from_url(NULL, &err);
+  CHECK(s == NULL && err != NULL && mysqlx_error_message(err) != NULL);
+  mysqlx_free(err);
+
+  /* No error wanted: only NULL comes back. */
+  s = mysqlx_get_session_from_url(url, NULL);
+  CHECK(s == NULL);
+
+  /* NULL is a no-op everywhere it is a handle. */
+  mysqlx_free(NULL);
+  mysqlx_session_close(NULL);
+  CHECK(mysqlx_error(NULL) == NULL);
+  CHECK(mysqlx_error_message(NULL) == NULL);
+  CHECK(mysqlx_error_num(NULL) == 0);
+}
+
+void xt_connect_host_port(const xt_config* cfg, xt_result* out) {
+  mysqlx_error_t* err = NULL;
+  mysqlx_session_t* s;
+  mysqlx_result_t* r;
+  mysqlx_row_t* row;
+  char buf[128];
+  size_t len = sizeof buf;
+
+  s = mysqlx_get_session(cfg->host, cfg->port, cfg->user, cfg->password, cfg->schema, &err);
+  CHECK(s != NULL);
+  CHECK(err == NULL);
+  CHECK(mysqlx_error(s) == NULL);
+  /* The database argument is the default schema. */
+  r = mysqlx_sql(s, "SELECT DATABASE()", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  row = mysqlx_row_fetch_one(r);
+  CHECK_H(row != NULL, r);
+  CHECK_H(mysqlx_get_bytes(row, 0, 0, buf, &len) == RESULT_OK, row);
+  CHECK(len == strlen(cfg->schema) + 1 && strcmp(buf, cfg->schema) == 0);
+  mysqlx_session_close(s);
+}
+
+void xt_sql_values(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_result_t* r;
+  mysqlx_row_t* row;
+  int64_t sv = 0;
+  uint64_t uv = 0;
+  double dv = 0;
+  char buf[64];
+  size_t len;
+  char sql[512];
+  const char query[] = "SELECT i AS a_int, u, d, m, t, b, n FROM v ORDER BY i trailing";
+
+  if (s == NULL) return;
+  snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
+  if (!run(s, sql, out)) return;
+  if (!run(s,
+           "CREATE TABLE v (i INT, u BIGINT UNSIGNED, d DOUBLE, m DECIMAL(5,2),"
+           " t VARCHAR(20), b BLOB, n INT)",
+           out))
+    return;
+  if (!run(s, "INSERT INTO v VALUES (-5, 18446744073709551615, 2.5, 12.50, 'hello', x'00ff', NULL)",
+           out))
+    return;
+
+  /* A length, not a NUL, ends the query: the last word is not sent. */
+  r = mysqlx_sql(s, query, sizeof query - 1 - strlen(" trailing"));
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_error(r) == NULL);
+  CHECK(mysqlx_column_get_count(r) == 7);
+  CHECK(strcmp(mysqlx_column_get_name(r, 0), "a_int") == 0);
+  CHECK(strcmp(mysqlx_column_get_name(r, 4), "t") == 0);
+  CHECK(mysqlx_column_get_name(r, 7) == NULL);
+  CHECK(mysqlx_error_num(r) == MYSQLX_ERROR_INDEX_OUT_OF_RANGE);
+  CHECK(strcmp(mysqlx_error_message(r), MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG) == 0);
+
+  row = mysqlx_row_fetch_one(r);
+  CHECK_H(row != NULL, r);
+  CHECK(mysqlx_error(r) == NULL); /* the fetch cleared the result's error */
+
+  CHECK_H(mysqlx_get_sint(row, 0, &sv) == RESULT_OK, row);
+  CHECK(sv == -5);
+  CHECK(mysqlx_get_uint(row, 0, &uv) == RESULT_ERROR); /* -5 does not fit */
+  CHECK(mysqlx_error_message(row) != NULL);
+  CHECK_H(mysqlx_get_uint(row, 1, &uv) == RESULT_OK, row);
+  CHECK(uv == UINT64_MAX);
+  CHECK(mysqlx_get_sint(row, 1, &sv) == RESULT_ERROR);
+  CHECK_H(mysqlx_get_double(row, 2, &dv) == RESULT_OK, row);
+  CHECK(dv == 2.5);
+  CHECK_H(mysqlx_get_double(row, 3, &dv) == RESULT_OK, row);
+  CHECK(dv == 12.5);
+  CHECK(mysqlx_get_sint(row, 4, &sv) == RESULT_ERROR); /* text is no number */
+
+  /* Text: the bytes and the 0x00 that ends every string value. */
+  len = sizeof buf;
+  CHECK_H(mysqlx_get_bytes(row, 4, 0, buf, &len) == RESULT_OK, row);
+  CHECK(len == 6 && memcmp(buf, "hello", 6) == 0);
+  len = 2;
+  CHECK(mysqlx_get_bytes(row, 4, 2, buf, &len) == RESULT_MORE_DATA);
+  CHECK(len == 2 && memcmp(buf, "ll", 2) == 0);
+  len = sizeof buf;
+  CHECK(mysqlx_get_bytes(row, 4, 4, buf, &len) == RESULT_OK);
+  CHECK(len == 2 && memcmp(buf, "o", 2) == 0);
+  len = sizeof buf;
+  CHECK(mysqlx_get_bytes(row, 4, 100, buf, &len) == RESULT_OK);
+  CHECK(len == 0);
+  /* A BLOB: its bytes (a 0x00 among them) and the same end byte. */
+  len = sizeof buf;
+  CHECK_H(mysqlx_get_bytes(row, 5, 0, buf, &len) == RESULT_OK, row);
+  CHECK(len == 3 && (unsigned char)buf[0] == 0x00 && (unsigned char)buf[1] == 0xff && buf[2] == 0);
+  /* Numbers are read with the number getters. */
+  len = sizeof buf;
+  CHECK(mysqlx_get_bytes(row, 0, 0, buf, &len) == RESULT_ERROR);
+  CHECK(mysqlx_error_message(row) != NULL);
+  /* Arguments the call cannot do without. */
+  len = 0;
+  CHECK(mysqlx_get_bytes(row, 4, 0, buf, &len) == RESULT_ERROR);
+  CHECK(strcmp(mysqlx_error_message(row), MYSQLX_ERROR_OUTPUT_BUFFER_ZERO) == 0);
+  len = sizeof buf;
+  CHECK(mysqlx_get_bytes(row, 4, 0, NULL, &len) == RESULT_ERROR);
+  CHECK(strcmp(mysqlx_error_message(row), MYSQLX_ERROR_OUTPUT_BUFFER_NULL) == 0);
+  CHECK(mysqlx_get_sint(row, 0, NULL) == RESULT_ERROR);
+
+  /* NULL is RESULT_NULL for every getter, and nothing is written. */
+  sv = 7;
+  CHECK(mysqlx_get_sint(row, 6, &sv) == RESULT_NULL && sv == 7);
+  CHECK(mysqlx_get_uint(row, 6, &uv) == RESULT_NULL);
+  CHECK(mysqlx_get_double(row, 6, &dv) == RESULT_NULL);
+  len = sizeof buf;
+  CHECK(mysqlx_get_bytes(row, 6, 0, buf, &len) == RESULT_NULL);
+  CHECK(mysqlx_error(row) == NULL);
+
+  /* Out of range: its own number and message, on the row. */
+  CHECK(mysqlx_get_sint(row, 7, &sv) == RESULT_ERROR);
+  CHECK(mysqlx_error_num(row) == MYSQLX_ERROR_INDEX_OUT_OF_RANGE);
+  CHECK(strcmp(mysqlx_error_message(row), MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG) == 0);
+
+  CHECK(mysqlx_row_fetch_one(r) == NULL);
+  CHECK(mysqlx_error(r) == NULL); /* the end is no error */
+  mysqlx_result_free(r);
+
+  /* A statement without rows: no columns, no rows. */
+  r = mysqlx_sql(s, "UPDATE v SET i = 6", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_column_get_count(r) == 0);
+  CHECK(mysqlx_row_fetch_one(r) == NULL && mysqlx_error(r) == NULL);
+  mysqlx_free(r);
+  mysqlx_session_close(s);
+}
+
+void xt_sql_errors(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_result_t* r;
+  mysqlx_error_t* e;
+
+  if (s == NULL) return;
+  r = mysqlx_sql(s, "SELECT * FROM no_such_schema_xt.no_such_table", MYSQLX_NULL_TERMINATED);
+  CHECK(r == NULL);
+  e = mysqlx_error(s);
+  CHECK(e != NULL);
+  CHECK(mysqlx_error_num(s) == 1146 || mysqlx_error_num(s) == 1049);
+  CHECK(mysqlx_error_num(e) == mysqlx_error_num(s));
+  CHECK(strcmp(mysqlx_error_message(e), mysqlx_error_message(s)) == 0);
+  /* The session's error is the session's: mysqlx_free() leaves it alone. */
+  mysqlx_free(e);
+  CHECK(mysqlx_error(s) == e && mysqlx_error_num(s) != 0);
+
+  r = mysqlx_sql(s, "SELEC 1", MYSQLX_NULL_TERMINATED);
+  CHECK(r == NULL);
+  CHECK(mysqlx_error_num(s) == 1064);
+
+  CHECK(mysqlx_sql(s, "", MYSQLX_NULL_TERMINATED) == NULL);
+  CHECK(mysqlx_error_message(s) != NULL);
+  CHECK(mysqlx_sql(s, NULL, 0) == NULL);
+  CHECK(mysqlx_error_message(s) != NULL);
+  CHECK(mysqlx_sql(NULL, "SELECT 1", MYSQLX_NULL_TERMINATED) == NULL);
+
+  /* The session works on, and a call that succeeds clears its error. */
+  r = mysqlx_sql(s, "SELECT 1", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_error(s) == NULL && mysqlx_error_num(s) == 0 && mysqlx_error_message(s) == NULL);
+  mysqlx_free(r);
+  mysqlx_session_close(s);
+}
+
+void xt_store_result(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_result_t* r;
+  mysqlx_result_t* other;
+  mysqlx_row_t* first;
+  mysqlx_row_t* row;
+  size_t num = 0;
+  int64_t v = 0;
+  int64_t expect;
+  char sql[256];
+
+  if (s == NULL) return;
+  snprintf(sql, sizeof sql, "CREATE TABLE `%s`.five (i INT)", cfg->schema);
+  if (!run(s, sql, out)) return;
+  snprintf(sql, sizeof sql, "INSERT INTO `%s`.five VALUES (1), (2), (3), (4), (5)", cfg->schema);
+  if (!run(s, sql, out)) return;
+  snprintf(sql, sizeof sql, "SELECT i FROM `%s`.five ORDER BY i", cfg->schema);
+  r = mysqlx_sql(s, sql, MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  first = mysqlx_row_fetch_one(r);
+  CHECK_H(first != NULL, r);
+  CHECK_H(mysqlx_row_fetch_one(r) != NULL, r);
+  /* Three rows are left; stored, they outlive other statements. */
+  CHECK_H(mysqlx_store_result(r, &num) == RESULT_OK, r);
+  CHECK(num == 3);
+  CHECK_H(mysqlx_store_result(r, &num) == RESULT_OK, r);
+  CHECK(num == 3);
+  CHECK_H(mysqlx_store_result(r, NULL) == RESULT_OK, r);
+  other = mysqlx_sql(s, "SELECT 42", MYSQLX_NULL_TERMINATED);
+  CHECK_H(other != NULL, s);
+  for (expect = 3; expect <= 5; ++expect) {
+    row = mysqlx_row_fetch_one(r);
+    CHECK_H(row != NULL, r);
+    CHECK_H(mysqlx_get_sint(row, 0, &v) == RESULT_OK, row);
+    CHECK(v == expect);
+  }
+  CHECK(mysqlx_row_fetch_one(r) == NULL);
+  CHECK_H(mysqlx_store_result(r, &num) == RESULT_OK, r);
+  CHECK(num == 0);
+  /* Rows already fetched stay valid until their result is freed. */
+  CHECK_H(mysqlx_get_sint(first, 0, &v) == RESULT_OK, first);
+  CHECK(v == 1);
+  mysqlx_free(r);
+
+  row = mysqlx_row_fetch_one(other);
+  CHECK_H(row != NULL, other);
+  CHECK_H(mysqlx_get_sint(row, 0, &v) == RESULT_OK, row);
+  CHECK(v == 42);
+  mysqlx_free(other);
+
+  /* A result without rows has nothing to store. */
+  snprintf(sql, sizeof sql, "DELETE FROM `%s`.five", cfg->schema);
+  r = mysqlx_sql(s, sql, MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_store_result(r, &num) == RESULT_ERROR);
+  CHECK(mysqlx_error_message(r) != NULL);
+  mysqlx_free(r);
+  mysqlx_session_close(s);
+}
+
+void xt_schema_and_collection_handles(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_schema_t* sch;
+  mysqlx_collection_t* c;
+
+  if (s == NULL) return;
+  sch = mysqlx_get_schema(s, cfg->schema, 1);
+  CHECK_H(sch != NULL, s);
+  CHECK(mysqlx_get_schema(s, cfg->schema, 0) == sch); /* one handle per name */
+  CHECK(mysqlx_get_schema(s, "no_such_schema_xt", 1) == NULL);
+  CHECK(mysqlx_error_message(s) != NULL);
+  CHECK(mysqlx_get_schema(s, "no_such_schema_xt", 0) != NULL); /* no check, no round trip */
+  CHECK(mysqlx_get_schema(s, NULL, 0) == NULL);
+  CHECK(strcmp(mysqlx_error_message(s), MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG) == 0);
+  CHECK(mysqlx_get_schema(s, "", 0) == NULL);
+  CHECK(mysqlx_get_schema(NULL, cfg->schema, 0) == NULL);
+
+  c = mysqlx_get_collection(sch, "docs", 1);
+  CHECK_H(c != NULL, sch);
+  CHECK(mysqlx_error(sch) == NULL);
+  CHECK(mysqlx_get_collection(sch, "docs", 0) == c);
+  CHECK(mysqlx_get_collection(sch, "no_such_collection", 1) == NULL);
+  CHECK(mysqlx_error_message(sch) != NULL);
+  CHECK(mysqlx_get_collection(sch, NULL, 1) == NULL);
+  CHECK(strcmp(mysqlx_error_message(sch), MYSQLX_ERROR_MISSING_COLLECTION_NAME_MSG) == 0);
+  CHECK(mysqlx_error(s) != NULL); /* the schema's errors are not the session's... */
+  CHECK(mysqlx_get_schema(s, cfg->schema, 0) == sch);
+  CHECK(mysqlx_error(s) == NULL); /* ...which its own next call cleared */
+
+  /* Schemas and collections belong to the session: mysqlx_free() leaves them. */
+  mysqlx_free(c);
+  mysqlx_free(sch);
+  CHECK(mysqlx_get_collection(sch, "docs", 1) == c);
+  mysqlx_session_close(s);
+}
+
+/* The document `criteria` finds, as JSON text (of the find's result, kept
+   by the session until it is closed). */
+static const char* find_one(mysqlx_collection_t* c, const char* criteria) {
+  mysqlx_result_t* r = mysqlx_collection_find(c, criteria);
+  return r ? mysqlx_json_fetch_one(r, NULL) : NULL;
+}
+
+void xt_add_generated_ids(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_collection_t* c;
+  mysqlx_result_t* r;
+  const char* id1;
+  const char* id2;
+  const char* doc;
+
+  if (s == NULL) return;
+  c = mysqlx_get_collection(mysqlx_get_schema(s, cfg->schema, 0), "docs", 0);
+  CHECK(c != NULL);
+
+  r = mysqlx_collection_add(c, "{\"n\": 1}", "{\"_id\": \"own-1\", \"n\": 2}", "{\"n\": 3}",
+                            PARAM_END);
+  CHECK_H(r != NULL, c);
+  /* One id per document that had none, in document order; none for own-1. */
+  id1 = mysqlx_fetch_generated_id(r);
+  id2 = mysqlx_fetch_generated_id(r);
+  CHECK(id1 != NULL && id2 != NULL);
+  CHECK(mysqlx_fetch_generated_id(r) == NULL);
+  CHECK(mysqlx_fetch_generated_id(r) == NULL);
+  CHECK(strlen(id1) == cfg->id_length && strlen(id2) == cfg->id_length);
+  CHECK(strcmp(id1, id2) < 0); /* both kinds of ids increase */
+  CHECK(strcmp(id1, "own-1") != 0 && strcmp(id2, "own-1") != 0);
+
+  /* Each id is the one stored with its document. */
+  doc = find_one(c, "n = 1");
+  CHECK_H(doc != NULL, c);
+  CHECK(strstr(doc, id1) != NULL);
+  doc = find_one(c, "n = 3");
+  CHECK_H(doc != NULL, c);
+  CHECK(strstr(doc, id2) != NULL);
+  doc = find_one(c, "n = 2");
+  CHECK_H(doc != NULL, c);
+  CHECK(strstr(doc, "own-1") != NULL);
+
+  /* Ids stay valid after other statements, until their result is freed. */
+  CHECK(strlen(id1) == cfg->id_length);
+  mysqlx_free(r);
+
+  /* Documents that all have their own _id: no generated id. */
+  r = mysqlx_collection_add(c, "{\"_id\": \"own-2\"}", PARAM_END);
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_fetch_generated_id(r) == NULL);
+  CHECK(mysqlx_error(r) == NULL);
+  mysqlx_free(r);
+
+  /* A single document. */
+  r = mysqlx_collection_add(c, "{\"n\": 4}", PARAM_END);
+  CHECK_H(r != NULL, c);
+  id1 = mysqlx_fetch_generated_id(r);
+  CHECK(id1 != NULL && strlen(id1) == cfg->id_length);
+  CHECK(mysqlx_fetch_generated_id(r) == NULL);
+  mysqlx_free(r);
+  mysqlx_session_close(s);
+}
+
+void xt_add_errors(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_collection_t* c;
+  mysqlx_result_t* r;
+  size_t num = 0;
+
+  if (s == NULL) return;
+  c = mysqlx_get_collection(mysqlx_get_schema(s, cfg->schema, 0), "docs", 0);
+  CHECK(c != NULL);
+
+  /* Not JSON: nothing is added, the error is the collection's. */
+  CHECK(mysqlx_collection_add(c, "{\"n\": 1}", "{bad", PARAM_END) == NULL);
+  CHECK(mysqlx_error_num(c) != 0 && mysqlx_error_message(c) != NULL);
+  CHECK(mysqlx_error(s) == NULL);
+  CHECK(mysqlx_collection_add(c, "", PARAM_END) == NULL);
+  CHECK(strcmp(mysqlx_error_message(c), MYSQLX_ERROR_EMPTY_JSON) == 0);
+  CHECK(mysqlx_collection_add(c, PARAM_END) == NULL);
+  CHECK(mysqlx_error_message(c) != NULL);
+  CHECK(mysqlx_collection_add(NULL, "{}", PARAM_END) == NULL);
+
+  /* The same _id twice: the server's duplicate-key error. */
+  r = mysqlx_collection_add(c, "{\"_id\": \"dup\"}", PARAM_END);
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_error(c) == NULL); /* cleared by the call that succeeded */
+  mysqlx_free(r);
+  CHECK(mysqlx_collection_add(c, "{\"_id\": \"dup\"}", PARAM_END) == NULL);
+  CHECK(mysqlx_error_num(c) == 5116 || mysqlx_error_num(c) == 1062);
+
+  /* Only the one good document is there. */
+  r = mysqlx_collection_find(c, NULL);
+  CHECK_H(r != NULL, c);
+  CHECK_H(mysqlx_store_result(r, &num) == RESULT_OK, r);
+  CHECK(num == 1);
+  mysqlx_session_close(s);
+}
+
+void xt_find_json(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_collection_t* c;
+  mysqlx_result_t* r;
+  mysqlx_result_t* sql;
+  mysqlx_row_t* row;
+  const char* doc;
+  const char* first;
+  size_t len = 0;
+  size_t num = 0;
+  int count;
+  char buf[256];
+
+  if (s == NULL) return;
+  c = mysqlx_get_collection(mysqlx_get_schema(s, cfg->schema, 0), "docs", 0);
+  CHECK(c != NULL);
+  r = mysqlx_collection_add(c, "{\"_id\": \"a\", \"n\": 1}", "{\"_id\": \"b\", \"n\": 2}",
+                            "{\"_id\": \"c\", \"n\": 3, \"s\": \"x\"}", PARAM_END);
+  CHECK_H(r != NULL, c);
+  mysqlx_free(r);
+
+  /* Every document, with its size counting the NUL. */
+  r = mysqlx_collection_find(c, NULL);
+  CHECK_H(r != NULL, c);
+  first = mysqlx_json_fetch_one(r, &len);
+  CHECK_H(first != NULL, r);
+  CHECK(len == strlen(first) + 1);
+  CHECK(first[0] == '{' && strstr(first, "\"_id\"") != NULL);
+  for (count = 1; (doc = mysqlx_json_fetch_one(r, &len)) != NULL; ++count)
+    CHECK(len == strlen(doc) + 1);
+  CHECK(mysqlx_error(r) == NULL);
+  CHECK(count == 3);
+  CHECK(first[0] == '{'); /* still valid */
+  mysqlx_free(r);
+
+  /* A condition; an empty one finds all. */
+  r = mysqlx_collection_find(c, "n > 1");
+  CHECK_H(r != NULL, c);
+  CHECK_H(mysqlx_store_result(r, &num) == RESULT_OK, r);
+  CHECK(num == 2);
+  for (count = 0; mysqlx_json_fetch_one(r, NULL) != NULL; ++count) {
+  }
+  CHECK(count == 2);
+  mysqlx_free(r);
+  r = mysqlx_collection_find(c, "");
+  CHECK_H(r != NULL, c);
+  CHECK_H(mysqlx_store_result(r, &num) == RESULT_OK, r);
+  CHECK(num == 3);
+  mysqlx_free(r);
+  r = mysqlx_collection_find(c, "s = 'x'");
+  CHECK_H(r != NULL, c);
+  doc = mysqlx_json_fetch_one(r, NULL);
+  CHECK(doc != NULL && strstr(doc, "\"c\"") != NULL);
+  CHECK(mysqlx_json_fetch_one(r, NULL) == NULL);
+  mysqlx_free(r);
+
+  /* Documents as rows: one JSON column, "doc". */
+  r = mysqlx_collection_find(c, "n = 2");
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_column_get_count(r) == 1);
+  CHECK(strcmp(mysqlx_column_get_name(r, 0), "doc") == 0);
+  row = mysqlx_row_fetch_one(r);
+  CHECK_H(row != NULL, r);
+  len = sizeof buf;
+  CHECK_H(mysqlx_get_bytes(row, 0, 0, buf, &len) == RESULT_OK, row);
+  CHECK(len == strlen(buf) + 1 && strstr(buf, "\"b\"") != NULL);
+  CHECK(mysqlx_row_fetch_one(r) == NULL);
+  mysqlx_free(r);
+
+  /* A condition that does not parse, and JSON from a result that has none. */
+  CHECK(mysqlx_collection_find(c, "n >") == NULL);
+  CHECK(mysqlx_error_message(c) != NULL);
+  sql = mysqlx_sql(s, "SELECT 1", MYSQLX_NULL_TERMINATED);
+  CHECK_H(sql != NULL, s);
+  CHECK(mysqlx_json_fetch_one(sql, &len) == NULL);
+  CHECK(mysqlx_error_message(sql) != NULL);
+  mysqlx_session_close(s);
+}
+
+void xt_close_frees_everything(const xt_config* cfg, xt_result* out) {
+  /* Handles left open, as a program may leave them: closing the session
+     frees them all (the sanitizer runs check that nothing leaks). */
+  int round;
+  for (round = 0; round < 3; ++round) {
+    mysqlx_session_t* s = open_session(cfg, out);
+    mysqlx_collection_t* c;
+    mysqlx_result_t* r;
+    if (s == NULL) return;
+    c = mysqlx_get_collection(mysqlx_get_schema(s, cfg->schema, 0), "docs", 0);
+    CHECK(c != NULL);
+    CHECK(mysqlx_collection_add(c, "{\"n\": 1}", "{\"n\": 2}", PARAM_END) != NULL);
+    CHECK(mysqlx_collection_add(c, "{bad", PARAM_END) == NULL); /* an error on c */
+    r = mysqlx_collection_find(c, NULL);
+    CHECK(r != NULL && mysqlx_json_fetch_one(r, NULL) != NULL);
+    r = mysqlx_sql(s, "SELECT 1, 'two'", MYSQLX_NULL_TERMINATED);
+    CHECK(r != NULL && mysqlx_row_fetch_one(r) != NULL);
+    r = mysqlx_sql(s, "SELECT 1", MYSQLX_NULL_TERMINATED); /* unread */
+    CHECK(r != NULL);
+    CHECK(mysqlx_sql(s, "SELEC", MYSQLX_NULL_TERMINATED) == NULL); /* an error on s */
+    mysqlx_session_close(s);
+  }
+}

@@ -1,0 +1,194 @@
+// Results and rows: fetching, buffering, values, column metadata, ids.
+#include "devapi/json_print.h"
+#include "xapi/handles.h"
+
+#include <cstring>
+
+using mysqlx::xapi::c_error;
+using mysqlx::xapi::guarded;
+using mysqlx::xapi::require;
+
+void mysqlx_result_struct::free_by_user() noexcept {
+  // Destroys *this: the session holds the only owner.
+  m_owner.drop(this);
+}
+
+void mysqlx_result_struct::load_columns() {
+  if (m_columns_loaded) return;
+  if (m_sql && m_sql->hasData()) {
+    for (const mysqlx::Column& c : m_sql->getColumns()) {
+      m_column_names.push_back(c.getColumnLabel());
+      m_column_types.push_back(c.getType());
+    }
+  } else if (m_docs) {
+    // A find's rows are one JSON column, named as MySQL's X Plugin names it.
+    m_column_names.emplace_back("doc");
+    m_column_types.push_back(mysqlx::Type::JSON);
+  }
+  m_columns_loaded = true;
+}
+
+const mysqlx::Value& mysqlx_row_struct::value(uint32_t col) const {
+  if (col >= m_row.colCount())
+    throw c_error(MYSQLX_ERROR_INDEX_OUT_OF_RANGE, MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG);
+  return m_row.get(col);
+}
+
+namespace {
+
+// The value's bytes as Connector/C++ 8 gives them (see mysqlx_get_bytes()).
+std::string bytes_of(const mysqlx::Value& v, mysqlx::Type column_type) {
+  using mysqlx::Type;
+  using mysqlx::Value;
+  std::string out;
+  if (column_type == Type::JSON || v.getType() == Value::DOCUMENT) {
+    mysqlx::detail::append_json(out, v);
+    out.push_back('\0');
+    return out;
+  }
+  switch (column_type) {
+  case Type::STRING:
+  case Type::BYTES:
+  case Type::ENUM:
+  case Type::SET:
+  case Type::GEOMETRY: {
+    const mysqlx::bytes b = v.getRawBytes();
+    out.assign(reinterpret_cast<const char*>(b.begin()), b.size());
+    out.push_back('\0'); // what tells an empty value from NULL on the wire
+    return out;
+  }
+  case Type::DATE:
+  case Type::DATETIME:
+  case Type::TIMESTAMP:
+  case Type::TIME: {
+    const mysqlx::bytes b = v.getRawBytes();
+    out.assign(reinterpret_cast<const char*>(b.begin()), b.size());
+    return out;
+  }
+  default:
+    throw c_error(0, "mysqlx_get_bytes() does not read numeric columns: use mysqlx_get_sint(), "
+                     "mysqlx_get_uint() or mysqlx_get_double()");
+  }
+}
+
+template <typename T> int get_number(mysqlx_row_t* row, uint32_t col, T* val) {
+  return guarded(row, RESULT_ERROR, [&] {
+    require(val, MYSQLX_ERROR_OUTPUT_BUFFER_NULL);
+    const mysqlx::Value& v = row->value(col);
+    if (v.isNull()) return RESULT_NULL;
+    *val = v.get<T>(); // checked: a value that is not a number or does not fit throws
+    return RESULT_OK;
+  });
+}
+
+} // namespace
+
+extern "C" {
+
+MYSQLX_C_API mysqlx_row_t* mysqlx_row_fetch_one(mysqlx_result_t* res) {
+  return guarded(res, static_cast<mysqlx_row_t*>(nullptr), [&]() -> mysqlx_row_t* {
+    res->load_columns();
+    if (res->m_sql) {
+      if (!res->m_sql->hasData()) return nullptr;
+      mysqlx::Row r = res->m_sql->fetchOne();
+      if (r.isNull()) return nullptr;
+      return &res->m_rows.emplace_back(*res, std::move(r));
+    }
+    if (res->m_docs) {
+      mysqlx::DbDoc d = res->m_docs->fetchOne();
+      if (d.isNull()) return nullptr;
+      return &res->m_rows.emplace_back(*res, mysqlx::Row(mysqlx::Value(std::move(d))));
+    }
+    return nullptr; // an add's result has no rows
+  });
+}
+
+MYSQLX_C_API const char* mysqlx_json_fetch_one(mysqlx_result_t* res, size_t* out_length) {
+  return guarded(res, static_cast<const char*>(nullptr), [&]() -> const char* {
+    if (!res->m_docs) throw c_error(0, "The result holds no documents (it is not a find's)");
+    mysqlx::DbDoc d = res->m_docs->fetchOne();
+    if (d.isNull()) return nullptr;
+    std::string& text = res->m_json.emplace_back();
+    mysqlx::detail::append_json(text, mysqlx::Value(std::move(d)));
+    if (out_length) *out_length = text.size() + 1; // the NUL counts, as in Connector/C++ 8
+    return text.c_str();
+  });
+}
+
+MYSQLX_C_API int mysqlx_store_result(mysqlx_result_t* result, size_t* num) {
+  return guarded(result, RESULT_ERROR, [&] {
+    std::size_t n = 0;
+    if (result->m_sql && result->m_sql->hasData())
+      n = result->m_sql->count();
+    else if (result->m_docs)
+      n = result->m_docs->count();
+    else
+      throw c_error(0, "The result has no rows or documents to store");
+    if (num) *num = n;
+    return RESULT_OK;
+  });
+}
+
+MYSQLX_C_API const char* mysqlx_fetch_generated_id(mysqlx_result_t* result) {
+  return guarded(result, static_cast<const char*>(nullptr), [&]() -> const char* {
+    if (result->m_next_id >= result->m_ids.size()) return nullptr;
+    return result->m_ids[result->m_next_id++].c_str();
+  });
+}
+
+MYSQLX_C_API void mysqlx_result_free(mysqlx_result_t* res) {
+  if (res != nullptr) res->free_by_user();
+}
+
+MYSQLX_C_API int mysqlx_get_bytes(mysqlx_row_t* row, uint32_t col, uint64_t offset, void* buf,
+                                  size_t* buf_len) {
+  return guarded(row, RESULT_ERROR, [&] {
+    require(buf_len, MYSQLX_ERROR_OUTPUT_BUFFER_ZERO);
+    if (*buf_len == 0) throw c_error(0, MYSQLX_ERROR_OUTPUT_BUFFER_ZERO);
+    require(buf, MYSQLX_ERROR_OUTPUT_BUFFER_NULL);
+    const mysqlx::Value& v = row->value(col);
+    if (v.isNull()) return RESULT_NULL;
+    row->m_owner.load_columns();
+    const auto& types = row->m_owner.m_column_types;
+    const std::string b = bytes_of(v, col < types.size() ? types[col] : mysqlx::Type::BYTES);
+    if (offset >= b.size()) {
+      *buf_len = 0;
+      return RESULT_OK;
+    }
+    const std::size_t left = b.size() - static_cast<std::size_t>(offset);
+    const int rc = left > *buf_len ? RESULT_MORE_DATA : RESULT_OK;
+    if (left < *buf_len) *buf_len = left;
+    std::memcpy(buf, b.data() + offset, *buf_len);
+    return rc;
+  });
+}
+
+MYSQLX_C_API int mysqlx_get_uint(mysqlx_row_t* row, uint32_t col, uint64_t* val) {
+  return get_number(row, col, val);
+}
+
+MYSQLX_C_API int mysqlx_get_sint(mysqlx_row_t* row, uint32_t col, int64_t* val) {
+  return get_number(row, col, val);
+}
+
+MYSQLX_C_API int mysqlx_get_double(mysqlx_row_t* row, uint32_t col, double* val) {
+  return get_number(row, col, val);
+}
+
+MYSQLX_C_API uint32_t mysqlx_column_get_count(mysqlx_result_t* res) {
+  return guarded(res, uint32_t{0}, [&] {
+    res->load_columns();
+    return static_cast<uint32_t>(res->m_column_names.size());
+  });
+}
+
+MYSQLX_C_API const char* mysqlx_column_get_name(mysqlx_result_t* res, uint32_t pos) {
+  return guarded(res, static_cast<const char*>(nullptr), [&] {
+    res->load_columns();
+    if (pos >= res->m_column_names.size())
+      throw c_error(MYSQLX_ERROR_INDEX_OUT_OF_RANGE, MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG);
+    return res->m_column_names[pos].c_str();
+  });
+}
+
+} // extern "C"

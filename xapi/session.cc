@@ -1,0 +1,176 @@
+// Sessions, schemas, collections, and the statements run from them: SQL,
+// add and find. Each builds a devapi statement, executes it and wraps the
+// devapi result in a result handle the session owns.
+#include "xapi/handles.h"
+
+#include <cstdarg>
+#include <cstring>
+#include <new>
+
+using mysqlx::xapi::c_error;
+using mysqlx::xapi::guarded;
+using mysqlx::xapi::require;
+
+namespace {
+
+// Called from a catch handler: hands the caller an error it owns, made from
+// the exception being handled. A failure to allocate even the error leaves
+// *error NULL.
+mysqlx_session_t* connect_failed(mysqlx_error_t** error) noexcept {
+  if (error == nullptr) return nullptr;
+  auto* e = new (std::nothrow) mysqlx_error_struct();
+  if (e == nullptr) return nullptr;
+  e->set_from_current_exception();
+  e->m_owned_by_caller = true;
+  *error = e;
+  return nullptr;
+}
+
+mysqlx_session_t* connect(const mysqlx::SessionSettings& settings,
+                          mysqlx_error_t** error) noexcept {
+  try {
+    return new mysqlx_session_struct(mysqlx::Session(settings));
+  } catch (...) {
+    return connect_failed(error);
+  }
+}
+
+} // namespace
+
+mysqlx_result_struct* mysqlx_session_struct::adopt(std::unique_ptr<mysqlx_result_struct> r) {
+  mysqlx_result_struct* raw = r.get();
+  m_results.emplace(raw, std::move(r));
+  return raw;
+}
+
+extern "C" {
+
+MYSQLX_C_API mysqlx_session_t* mysqlx_get_session(const char* host, int port, const char* user,
+                                                  const char* password, const char* database,
+                                                  mysqlx_error_t** error) {
+  if (error != nullptr) *error = nullptr;
+  try {
+    if (port < 0 || port > 65535)
+      throw c_error(0, "Port out of range: 0 (for 33060) or 1 to 65535");
+    const auto p = port == 0 ? unsigned{DEFAULT_MYSQLX_PORT} : static_cast<unsigned>(port);
+    // A NULL password sends none; an empty one is a password.
+    const mysqlx::SessionSettings settings =
+        password ? mysqlx::SessionSettings(host ? host : "localhost", p, user ? user : "root",
+                                           std::string(password), database ? database : "")
+                 : mysqlx::SessionSettings(host ? host : "localhost", p, user ? user : "root",
+                                           nullptr, database ? database : "");
+    return connect(settings, error);
+  } catch (...) {
+    return connect_failed(error);
+  }
+}
+
+MYSQLX_C_API mysqlx_session_t* mysqlx_get_session_from_url(const char* conn_string,
+                                                           mysqlx_error_t** error) {
+  if (error != nullptr) *error = nullptr;
+  try {
+    if (conn_string == nullptr || *conn_string == '\0')
+      throw c_error(0, "Missing connection string");
+    return connect(mysqlx::SessionSettings(std::string(conn_string)), error);
+  } catch (...) {
+    return connect_failed(error);
+  }
+}
+
+MYSQLX_C_API void mysqlx_session_close(mysqlx_session_t* session) {
+  // Destructors never throw (Session's closes without throwing).
+  delete session;
+}
+
+MYSQLX_C_API mysqlx_schema_t* mysqlx_get_schema(mysqlx_session_t* sess, const char* schema_name,
+                                                unsigned int check) {
+  return guarded(sess, static_cast<mysqlx_schema_t*>(nullptr), [&] {
+    if (schema_name == nullptr || *schema_name == '\0')
+      throw c_error(0, MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG);
+    auto it = sess->m_schemas.find(schema_name);
+    if (it == sess->m_schemas.end()) {
+      auto h = std::make_unique<mysqlx_schema_struct>(*sess, sess->m_sess.getSchema(schema_name));
+      it = sess->m_schemas.emplace(schema_name, std::move(h)).first;
+    }
+    if (check != 0 && !it->second->m_schema.existsInDatabase())
+      throw c_error(0, (std::string("Schema '") + schema_name + "' does not exist").c_str());
+    return it->second.get();
+  });
+}
+
+MYSQLX_C_API mysqlx_collection_t* mysqlx_get_collection(mysqlx_schema_t* schema,
+                                                        const char* col_name, unsigned int check) {
+  return guarded(schema, static_cast<mysqlx_collection_t*>(nullptr), [&] {
+    if (col_name == nullptr || *col_name == '\0')
+      throw c_error(0, MYSQLX_ERROR_MISSING_COLLECTION_NAME_MSG);
+    auto it = schema->m_collections.find(col_name);
+    if (it == schema->m_collections.end()) {
+      auto h = std::make_unique<mysqlx_collection_struct>(*schema,
+                                                          schema->m_schema.getCollection(col_name));
+      it = schema->m_collections.emplace(col_name, std::move(h)).first;
+    }
+    if (check != 0 && !it->second->m_coll.existsInDatabase())
+      throw c_error(0, (std::string("Collection '") + col_name + "' does not exist").c_str());
+    return it->second.get();
+  });
+}
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_sql(mysqlx_session_t* sess, const char* query,
+                                         size_t query_len) {
+  return guarded(sess, static_cast<mysqlx_result_t*>(nullptr), [&] {
+    require(query, "Query is empty");
+    const std::size_t n = query_len == MYSQLX_NULL_TERMINATED ? std::strlen(query) : query_len;
+    if (n == 0) throw c_error(0, "Query is empty");
+    auto r = std::make_unique<mysqlx_result_struct>(*sess);
+    r->m_sql.emplace(sess->m_sess.sql(std::string(query, n)).execute());
+    return sess->adopt(std::move(r));
+  });
+}
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_add(mysqlx_collection_t* collection, ...) {
+  // The arguments are read before anything can throw, so that va_end is
+  // always reached.
+  std::vector<const char*> docs;
+  bool oom = false;
+  if (collection != nullptr) {
+    va_list args;
+    va_start(args, collection);
+    try {
+      for (const char* d = va_arg(args, const char*); d != nullptr; d = va_arg(args, const char*))
+        docs.push_back(d);
+    } catch (...) {
+      oom = true;
+    }
+    va_end(args);
+  }
+  return guarded(collection, static_cast<mysqlx_result_t*>(nullptr), [&] {
+    if (oom) throw std::bad_alloc();
+    if (docs.empty()) throw c_error(0, "No documents to add: the list holds only PARAM_END");
+    std::vector<std::string> texts;
+    texts.reserve(docs.size());
+    for (const char* d : docs) {
+      if (*d == '\0') throw c_error(0, MYSQLX_ERROR_EMPTY_JSON);
+      texts.emplace_back(d);
+    }
+    mysqlx_session_struct& sess = collection->m_owner.m_owner;
+    auto r = std::make_unique<mysqlx_result_struct>(sess);
+    r->m_plain.emplace(collection->m_coll.add(texts).execute());
+    r->m_ids = r->m_plain->getGeneratedIds();
+    return sess.adopt(std::move(r));
+  });
+}
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_find(mysqlx_collection_t* collection,
+                                                     const char* criteria) {
+  return guarded(collection, static_cast<mysqlx_result_t*>(nullptr), [&] {
+    mysqlx_session_struct& sess = collection->m_owner.m_owner;
+    auto r = std::make_unique<mysqlx_result_struct>(sess);
+    if (criteria == nullptr || *criteria == '\0')
+      r->m_docs.emplace(collection->m_coll.find().execute());
+    else
+      r->m_docs.emplace(collection->m_coll.find(criteria).execute());
+    return sess.adopt(std::move(r));
+  });
+}
+
+} // extern "C"
