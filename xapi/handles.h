@@ -108,8 +108,14 @@ struct mysqlx_row_struct final : mysqlx::xapi::diag_handle {
 struct mysqlx_result_struct final : mysqlx::xapi::diag_handle {
   explicit mysqlx_result_struct(mysqlx_session_struct& owner) : m_owner(owner) {}
   void free_by_user() noexcept override;
-  // Column names and types of the current row set, read once.
+  // Column names and types of the current row set, read once per set.
   void load_columns();
+  // Forgets the current set's columns (the names stay in m_name_store).
+  void next_set() noexcept {
+    m_columns_loaded = false;
+    m_column_names.clear();
+    m_column_types.clear();
+  }
 
   mysqlx_session_struct& m_owner;
   // Exactly one of these holds the statement's result.
@@ -124,7 +130,8 @@ struct mysqlx_result_struct final : mysqlx::xapi::diag_handle {
   std::vector<std::string> m_ids;
   std::size_t m_next_id = 0;
   bool m_columns_loaded = false;
-  std::vector<std::string> m_column_names;
+  std::deque<std::string> m_name_store; // every name handed out, of every set
+  std::vector<const char*> m_column_names;
   std::vector<mysqlx::Type> m_column_types;
 };
 
@@ -154,4 +161,5 @@ struct mysqlx_session_struct final : mysqlx::xapi::diag_handle {
   mysqlx::Session m_sess;
   std::map<std::string, std::unique_ptr<mysqlx_schema_struct>> m_schemas;
   std::unordered_map<mysqlx_result_struct*, std::unique_ptr<mysqlx_result_struct>> m_results;
+  std::string m_savepoint; // the name mysqlx_savepoint_set() returned last
 };

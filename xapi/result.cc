@@ -2,7 +2,9 @@
 #include "devapi/json_print.h"
 #include "xapi/handles.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using mysqlx::xapi::c_error;
 using mysqlx::xapi::guarded;
@@ -17,12 +19,12 @@ void mysqlx_result_struct::load_columns() {
   if (m_columns_loaded) return;
   if (m_sql && m_sql->hasData()) {
     for (const mysqlx::Column& c : m_sql->getColumns()) {
-      m_column_names.push_back(c.getColumnLabel());
+      m_column_names.push_back(m_name_store.emplace_back(c.getColumnLabel()).c_str());
       m_column_types.push_back(c.getType());
     }
   } else if (m_docs) {
     // A find's rows are one JSON column, named as MySQL's X Plugin names it.
-    m_column_names.emplace_back("doc");
+    m_column_names.push_back("doc");
     m_column_types.push_back(mysqlx::Type::JSON);
   }
   m_columns_loaded = true;
@@ -115,17 +117,57 @@ MYSQLX_C_API const char* mysqlx_json_fetch_one(mysqlx_result_t* res, size_t* out
   });
 }
 
-MYSQLX_C_API int mysqlx_store_result(mysqlx_result_t* result, size_t* num) {
+namespace {
+
+int store(mysqlx_result_t* result, size_t* num, bool none_is_error) {
   return guarded(result, RESULT_ERROR, [&] {
     std::size_t n = 0;
     if (result->m_sql && result->m_sql->hasData())
       n = result->m_sql->count();
     else if (result->m_docs)
       n = result->m_docs->count();
-    else
+    else if (none_is_error)
       throw c_error(0, "The result has no rows or documents to store");
     if (num) *num = n;
     return RESULT_OK;
+  });
+}
+
+// The devapi result behind `r`, whatever its kind.
+const mysqlx::detail::result_base& base_of(const mysqlx_result_t& r) {
+  if (r.m_sql) return *r.m_sql;
+  if (r.m_docs) return *r.m_docs;
+  return *r.m_plain;
+}
+
+} // namespace
+
+MYSQLX_C_API int mysqlx_store_result(mysqlx_result_t* result, size_t* num) {
+  return store(result, num, true);
+}
+
+MYSQLX_C_API int mysqlx_get_count(mysqlx_result_t* result, size_t* num) {
+  return store(result, num, false);
+}
+
+MYSQLX_C_API int mysqlx_next_result(mysqlx_result_t* res) {
+  return guarded(res, RESULT_ERROR, [&] {
+    if (!res->m_sql) return RESULT_NULL; // CRUD results have one set at most
+    const bool more = res->m_sql->nextResult();
+    res->next_set();
+    return more ? RESULT_OK : RESULT_NULL;
+  });
+}
+
+MYSQLX_C_API uint64_t mysqlx_get_affected_count(mysqlx_result_t* res) {
+  return guarded(res, uint64_t{0}, [&] { return base_of(*res).getAffectedItemsCount(); });
+}
+
+MYSQLX_C_API uint64_t mysqlx_get_auto_increment_value(mysqlx_result_t* res) {
+  return guarded(res, uint64_t{0}, [&]() -> uint64_t {
+    if (res->m_sql) return res->m_sql->getAutoIncrementValue();
+    if (res->m_plain) return res->m_plain->getAutoIncrementValue();
+    return 0; // a find generates nothing
   });
 }
 
@@ -167,6 +209,24 @@ MYSQLX_C_API int mysqlx_get_uint(mysqlx_row_t* row, uint32_t col, uint64_t* val)
   return get_number(row, col, val);
 }
 
+MYSQLX_C_API int mysqlx_get_float(mysqlx_row_t* row, uint32_t col, float* val) {
+  return guarded(row, RESULT_ERROR, [&] {
+    require(val, MYSQLX_ERROR_OUTPUT_BUFFER_NULL);
+    const mysqlx::Value& v = row->value(col);
+    if (v.isNull()) return RESULT_NULL;
+    if (v.getType() == mysqlx::Value::FLOAT) {
+      *val = v.get<float>();
+      return RESULT_OK;
+    }
+    const double d = v.get<double>();
+    if (!(d >= -std::numeric_limits<float>::max() && d <= std::numeric_limits<float>::max()) &&
+        !std::isnan(d))
+      throw c_error(0, "Numeric overflow: the value does not fit in a float");
+    *val = static_cast<float>(d);
+    return RESULT_OK;
+  });
+}
+
 MYSQLX_C_API int mysqlx_get_sint(mysqlx_row_t* row, uint32_t col, int64_t* val) {
   return get_number(row, col, val);
 }
@@ -187,7 +247,7 @@ MYSQLX_C_API const char* mysqlx_column_get_name(mysqlx_result_t* res, uint32_t p
     res->load_columns();
     if (pos >= res->m_column_names.size())
       throw c_error(MYSQLX_ERROR_INDEX_OUT_OF_RANGE, MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG);
-    return res->m_column_names[pos].c_str();
+    return res->m_column_names[pos];
   });
 }
 

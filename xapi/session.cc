@@ -4,8 +4,12 @@
 #include "xapi/handles.h"
 
 #include <cstdarg>
+#include <cstdint>
 #include <cstring>
+#include <exception>
 #include <new>
+#include <string>
+#include <vector>
 
 using mysqlx::xapi::c_error;
 using mysqlx::xapi::guarded;
@@ -169,6 +173,182 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_collection_find(mysqlx_collection_t* collec
       r->m_docs.emplace(collection->m_coll.find().execute());
     else
       r->m_docs.emplace(collection->m_coll.find(criteria).execute());
+    return sess.adopt(std::move(r));
+  });
+}
+
+} // extern "C"
+
+namespace {
+
+// Reads the (type, value) pairs of a PARAM_END-terminated list. Never
+// throws: the caller must still reach va_end, so a failure is returned as
+// the exception to rethrow.
+std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out) noexcept {
+  try {
+    for (;;) {
+      // The type travels as a pointer (the PARAM_* macros cast it to void*).
+      const auto type = reinterpret_cast<std::intptr_t>(va_arg(args, void*));
+      switch (type) {
+      case 0:
+        return nullptr; // PARAM_END
+      case MYSQLX_TYPE_NULL:
+        out.emplace_back(nullptr);
+        break;
+      case MYSQLX_TYPE_SINT:
+        out.emplace_back(static_cast<std::int64_t>(va_arg(args, int64_t)));
+        break;
+      case MYSQLX_TYPE_UINT:
+        out.emplace_back(static_cast<std::uint64_t>(va_arg(args, uint64_t)));
+        break;
+      case MYSQLX_TYPE_FLOAT: // a float is promoted to double through `...`
+      case MYSQLX_TYPE_DOUBLE:
+        out.emplace_back(va_arg(args, double));
+        break;
+      case MYSQLX_TYPE_BOOL:
+        out.emplace_back(va_arg(args, int) != 0);
+        break; // promoted to int
+      case MYSQLX_TYPE_STRING: {
+        const char* s = va_arg(args, const char*);
+        if (s == nullptr) throw c_error(0, "PARAM_STRING(NULL): use PARAM_NULL() for NULL");
+        out.emplace_back(std::string(s));
+        break;
+      }
+      case MYSQLX_TYPE_BYTES: {
+        const void* data = va_arg(args, void*);
+        const std::size_t size = va_arg(args, size_t);
+        if (data == nullptr && size != 0) throw c_error(0, "PARAM_BYTES(NULL, size > 0)");
+        out.emplace_back(mysqlx::bytes(static_cast<const mysqlx::byte*>(data), size));
+        break;
+      }
+      default:
+        // Past an unknown type the rest of the list cannot be read.
+        throw c_error(0, ("Unsupported parameter type " + std::to_string(type) +
+                          " (SQL takes PARAM_SINT, _UINT, _FLOAT, _DOUBLE, _BYTES, _STRING, "
+                          "_NULL, or MYSQLX_TYPE_BOOL)")
+                             .c_str());
+      }
+    }
+  } catch (...) {
+    return std::current_exception();
+  }
+}
+
+// A statement with no result: RESULT_OK, or RESULT_ERROR with the error on `h`.
+template <typename H, typename F> int run_plain(H* h, F&& body) {
+  return guarded(h, RESULT_ERROR, [&] {
+    body();
+    return RESULT_OK;
+  });
+}
+
+void require_name(const char* name, const char* msg) {
+  if (name == nullptr || *name == '\0') throw c_error(0, msg);
+}
+
+} // namespace
+
+extern "C" {
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_sql_param(mysqlx_session_t* sess, const char* query,
+                                               size_t query_len, ...) {
+  std::vector<mysqlx::Value> params;
+  std::exception_ptr failed;
+  if (sess != nullptr) {
+    va_list args;
+    va_start(args, query_len);
+    failed = read_params(args, params);
+    va_end(args);
+  }
+  return guarded(sess, static_cast<mysqlx_result_t*>(nullptr), [&] {
+    if (failed) std::rethrow_exception(failed);
+    require(query, "Query is empty");
+    const std::size_t n = query_len == MYSQLX_NULL_TERMINATED ? std::strlen(query) : query_len;
+    if (n == 0) throw c_error(0, "Query is empty");
+    auto r = std::make_unique<mysqlx_result_struct>(*sess);
+    r->m_sql.emplace(sess->m_sess.sql(std::string(query, n)).bind(params).execute());
+    return sess->adopt(std::move(r));
+  });
+}
+
+MYSQLX_C_API int mysqlx_transaction_begin(mysqlx_session_t* sess) {
+  return run_plain(sess, [&] { sess->m_sess.startTransaction(); });
+}
+
+MYSQLX_C_API int mysqlx_transaction_commit(mysqlx_session_t* sess) {
+  return run_plain(sess, [&] { sess->m_sess.commit(); });
+}
+
+MYSQLX_C_API int mysqlx_transaction_rollback(mysqlx_session_t* sess) {
+  return run_plain(sess, [&] { sess->m_sess.rollback(); });
+}
+
+MYSQLX_C_API const char* mysqlx_savepoint_set(mysqlx_session_t* sess, const char* name) {
+  return guarded(sess, static_cast<const char*>(nullptr), [&] {
+    std::string set = name == nullptr || *name == '\0' ? sess->m_sess.setSavepoint()
+                                                       : sess->m_sess.setSavepoint(name);
+    sess->m_savepoint = std::move(set);
+    return sess->m_savepoint.c_str();
+  });
+}
+
+MYSQLX_C_API int mysqlx_savepoint_release(mysqlx_session_t* sess, const char* name) {
+  return run_plain(sess, [&] {
+    require_name(name, "Invalid empty savepoint name");
+    sess->m_sess.releaseSavepoint(name);
+  });
+}
+
+MYSQLX_C_API int mysqlx_rollback_to(mysqlx_session_t* sess, const char* name) {
+  return run_plain(sess, [&] {
+    require_name(name, "Invalid empty savepoint name");
+    sess->m_sess.rollbackTo(name);
+  });
+}
+
+MYSQLX_C_API int mysqlx_schema_create(mysqlx_session_t* sess, const char* schema) {
+  return run_plain(sess, [&] {
+    require_name(schema, MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG);
+    sess->m_sess.createSchema(schema, false);
+  });
+}
+
+MYSQLX_C_API int mysqlx_schema_drop(mysqlx_session_t* sess, const char* schema) {
+  return run_plain(sess, [&] {
+    require_name(schema, MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG);
+    sess->m_sess.dropSchema(schema);
+  });
+}
+
+MYSQLX_C_API int mysqlx_collection_create(mysqlx_schema_t* schema, const char* collection) {
+  return run_plain(schema, [&] {
+    require_name(collection, MYSQLX_ERROR_MISSING_COLLECTION_NAME_MSG);
+    schema->m_schema.createCollection(collection, true);
+  });
+}
+
+MYSQLX_C_API int mysqlx_collection_drop(mysqlx_schema_t* schema, const char* collection) {
+  return run_plain(schema, [&] {
+    require_name(collection, MYSQLX_ERROR_MISSING_COLLECTION_NAME_MSG);
+    schema->m_schema.dropCollection(collection);
+  });
+}
+
+MYSQLX_C_API int mysqlx_collection_count(mysqlx_collection_t* collection, uint64_t* count) {
+  return run_plain(collection, [&] {
+    require(count, MYSQLX_ERROR_OUTPUT_VARIABLE_NULL);
+    *count = collection->m_coll.count();
+  });
+}
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_remove(mysqlx_collection_t* collection,
+                                                       const char* criteria) {
+  return guarded(collection, static_cast<mysqlx_result_t*>(nullptr), [&] {
+    mysqlx_session_struct& sess = collection->m_owner.m_owner;
+    auto r = std::make_unique<mysqlx_result_struct>(sess);
+    // The C++ API wants a condition; none means every document, as in C.
+    const char* condition = criteria == nullptr || *criteria == '\0' ? "true" : criteria;
+    r->m_plain.emplace(collection->m_coll.remove(condition).execute());
     return sess.adopt(std::move(r));
   });
 }

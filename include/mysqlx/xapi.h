@@ -76,6 +76,40 @@ extern "C" {
 /** Terminates the variable argument lists of this API. */
 #define PARAM_END (void*)0
 
+/** Type identifiers of values given to (and, later, read from) the API. */
+typedef enum mysqlx_data_type_enum {
+  MYSQLX_TYPE_UNDEFINED = 0,
+  MYSQLX_TYPE_SINT = 1,       /**< int64_t */
+  MYSQLX_TYPE_UINT = 2,       /**< uint64_t */
+  MYSQLX_TYPE_DOUBLE = 5,     /**< double */
+  MYSQLX_TYPE_FLOAT = 6,      /**< float (passed as a double through `...`) */
+  MYSQLX_TYPE_BYTES = 7,      /**< bytes: a pointer and a size_t length */
+  MYSQLX_TYPE_TIME = 10,      /**< TIME */
+  MYSQLX_TYPE_DATETIME = 12,  /**< DATE, DATETIME */
+  MYSQLX_TYPE_SET = 15,       /**< SET */
+  MYSQLX_TYPE_ENUM = 16,      /**< ENUM */
+  MYSQLX_TYPE_BIT = 17,       /**< BIT */
+  MYSQLX_TYPE_DECIMAL = 18,   /**< DECIMAL */
+  MYSQLX_TYPE_BOOL = 19,      /**< bool (passed as an int through `...`) */
+  MYSQLX_TYPE_JSON = 20,      /**< JSON */
+  MYSQLX_TYPE_STRING = 21,    /**< a NUL-terminated UTF-8 string */
+  MYSQLX_TYPE_GEOMETRY = 22,  /**< a spatial type */
+  MYSQLX_TYPE_TIMESTAMP = 23, /**< TIMESTAMP */
+  MYSQLX_TYPE_NULL = 100,     /**< NULL (no value follows) */
+  MYSQLX_TYPE_EXPR = 101      /**< an expression (not accepted by mysqlx_sql_param()) */
+} mysqlx_data_type_t;
+
+/** @name Typed values for the `...` lists of mysqlx_sql_param() */
+/**@{*/
+#define PARAM_SINT(A) (void*)MYSQLX_TYPE_SINT, (int64_t)A
+#define PARAM_UINT(A) (void*)MYSQLX_TYPE_UINT, (uint64_t)A
+#define PARAM_FLOAT(A) (void*)MYSQLX_TYPE_FLOAT, (double)A
+#define PARAM_DOUBLE(A) (void*)MYSQLX_TYPE_DOUBLE, (double)A
+#define PARAM_BYTES(DATA, SIZE) (void*)MYSQLX_TYPE_BYTES, (void*)DATA, (size_t)SIZE
+#define PARAM_STRING(A) (void*)MYSQLX_TYPE_STRING, A
+#define PARAM_NULL() (void*)MYSQLX_TYPE_NULL
+/**@}*/
+
 /** @name Error numbers and messages of the C layer's own checks */
 /**@{*/
 #define MYSQLX_ERROR_INDEX_OUT_OF_RANGE 1
@@ -86,6 +120,7 @@ extern "C" {
 #define MYSQLX_ERROR_OUTPUT_BUFFER_NULL "The output buffer cannot be NULL"
 #define MYSQLX_ERROR_OUTPUT_BUFFER_ZERO "The output buffer cannot have zero length"
 #define MYSQLX_ERROR_EMPTY_JSON "Empty JSON document string"
+#define MYSQLX_ERROR_OUTPUT_VARIABLE_NULL "The output variable cannot be NULL"
 /**@}*/
 
 /** An error: a message and a number (a server error number, or a client one). */
@@ -134,6 +169,28 @@ MYSQLX_C_API mysqlx_session_t* mysqlx_get_session_from_url(const char* conn_stri
 */
 MYSQLX_C_API void mysqlx_session_close(mysqlx_session_t* session);
 
+/** Starts a transaction. RESULT_OK, or RESULT_ERROR with the error on the session. */
+MYSQLX_C_API int mysqlx_transaction_begin(mysqlx_session_t* sess);
+/** Commits the transaction. RESULT_OK or RESULT_ERROR. */
+MYSQLX_C_API int mysqlx_transaction_commit(mysqlx_session_t* sess);
+/** Rolls the transaction back. RESULT_OK or RESULT_ERROR. */
+MYSQLX_C_API int mysqlx_transaction_rollback(mysqlx_session_t* sess);
+/**
+  Sets a savepoint named `name`, or one with a generated name when `name` is
+  NULL or empty. Returns its name (valid until the next mysqlx_savepoint_set()
+  on the session, or its closing), or NULL with the error on the session.
+*/
+MYSQLX_C_API const char* mysqlx_savepoint_set(mysqlx_session_t* sess, const char* name);
+/** Releases savepoint `name`. RESULT_OK or RESULT_ERROR. */
+MYSQLX_C_API int mysqlx_savepoint_release(mysqlx_session_t* sess, const char* name);
+/** Rolls back to savepoint `name` (required). RESULT_OK or RESULT_ERROR. */
+MYSQLX_C_API int mysqlx_rollback_to(mysqlx_session_t* sess, const char* name);
+
+/** Creates schema `schema` (an error if it exists). RESULT_OK or RESULT_ERROR (on the session). */
+MYSQLX_C_API int mysqlx_schema_create(mysqlx_session_t* sess, const char* schema);
+/** Drops schema `schema` if it exists. RESULT_OK or RESULT_ERROR (on the session). */
+MYSQLX_C_API int mysqlx_schema_drop(mysqlx_session_t* sess, const char* schema);
+
 /**
   The schema `schema_name` of the session; with `check` not 0, NULL (and an
   error on the session) if the server does not have it. The handle belongs
@@ -150,6 +207,14 @@ MYSQLX_C_API mysqlx_schema_t* mysqlx_get_schema(mysqlx_session_t* sess, const ch
 MYSQLX_C_API mysqlx_collection_t* mysqlx_get_collection(mysqlx_schema_t* schema,
                                                         const char* col_name, unsigned int check);
 
+/**
+  Creates collection `collection` in the schema; an existing one is kept.
+  RESULT_OK, or RESULT_ERROR with the error on the schema.
+*/
+MYSQLX_C_API int mysqlx_collection_create(mysqlx_schema_t* schema, const char* collection);
+/** Drops collection `collection` if it exists. RESULT_OK or RESULT_ERROR (on the schema). */
+MYSQLX_C_API int mysqlx_collection_drop(mysqlx_schema_t* schema, const char* collection);
+
 /* ---------------------------------------------------------------------------
  * SQL
  */
@@ -160,6 +225,17 @@ MYSQLX_C_API mysqlx_collection_t* mysqlx_get_collection(mysqlx_schema_t* schema,
 */
 MYSQLX_C_API mysqlx_result_t* mysqlx_sql(mysqlx_session_t* sess, const char* query,
                                          size_t query_len);
+
+/**
+  As mysqlx_sql(), with values for the query's `?` placeholders, in order,
+  each given by a PARAM_*() macro, the list ended by PARAM_END:
+  `mysqlx_sql_param(s, "SELECT ?, ?", MYSQLX_NULL_TERMINATED, PARAM_SINT(1),
+  PARAM_STRING("a"), PARAM_END)`. The type given must be the type passed
+  (a C variable argument list cannot be checked). Also accepted:
+  MYSQLX_TYPE_BOOL followed by an int.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_sql_param(mysqlx_session_t* sess, const char* query,
+                                               size_t query_len, ...);
 
 /* ---------------------------------------------------------------------------
  * Collections
@@ -174,6 +250,20 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_sql(mysqlx_session_t* sess, const char* que
   (nothing is added then).
 */
 MYSQLX_C_API mysqlx_result_t* mysqlx_collection_add(mysqlx_collection_t* collection, ...);
+
+/**
+  The number of documents in the collection through `*count`. RESULT_OK, or
+  RESULT_ERROR with the error on the collection.
+*/
+MYSQLX_C_API int mysqlx_collection_count(mysqlx_collection_t* collection, uint64_t* count);
+
+/**
+  Removes the documents matching `criteria` (NULL or empty: all). Returns the
+  result (see mysqlx_get_affected_count()), or NULL with the error on the
+  collection.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_remove(mysqlx_collection_t* collection,
+                                                       const char* criteria);
 
 /**
   Finds the documents matching `criteria` (an X DevAPI expression such as
@@ -211,6 +301,32 @@ MYSQLX_C_API const char* mysqlx_json_fetch_one(mysqlx_result_t* res, size_t* out
 MYSQLX_C_API int mysqlx_store_result(mysqlx_result_t* result, size_t* num);
 
 /**
+  As mysqlx_store_result(), but a result without rows is no error: `*num` is 0.
+*/
+MYSQLX_C_API int mysqlx_get_count(mysqlx_result_t* result, size_t* num);
+
+/**
+  Moves to the next row set of a reply with several (SQL calling a
+  procedure): RESULT_OK, RESULT_NULL when there is none (any rows not
+  fetched from the current set are dropped), RESULT_ERROR with the error on
+  the result. Rows, documents and names returned before stay valid.
+*/
+MYSQLX_C_API int mysqlx_next_result(mysqlx_result_t* res);
+
+/**
+  The number of rows or documents the statement changed (0 on an error,
+  then on the result).
+*/
+MYSQLX_C_API uint64_t mysqlx_get_affected_count(mysqlx_result_t* res);
+
+/**
+  The AUTO_INCREMENT value the statement generated (the first row's), or 0.
+  0 with an error on the result while a row set is current: move past the
+  row sets first (mysqlx_next_result()), as with the C++ API.
+*/
+MYSQLX_C_API uint64_t mysqlx_get_auto_increment_value(mysqlx_result_t* res);
+
+/**
   The ids the add that made this result generated for documents without
   `_id`, one per call in document order, then NULL. Documents that had their
   own `_id` have none here. The text stays valid until the result is freed.
@@ -244,6 +360,12 @@ MYSQLX_C_API int mysqlx_get_bytes(mysqlx_row_t* row, uint32_t col, uint64_t offs
   not an integer or does not fit.
 */
 MYSQLX_C_API int mysqlx_get_uint(mysqlx_row_t* row, uint32_t col, uint64_t* val);
+
+/**
+  As mysqlx_get_double(), for a float: RESULT_ERROR for a value outside the
+  range of float.
+*/
+MYSQLX_C_API int mysqlx_get_float(mysqlx_row_t* row, uint32_t col, float* val);
 
 /** As mysqlx_get_uint(), for a signed 64-bit integer. */
 MYSQLX_C_API int mysqlx_get_sint(mysqlx_row_t* row, uint32_t col, int64_t* val);

@@ -37,6 +37,10 @@ const xapi_case cases[] = {
     {"add_errors", xt_add_errors},
     {"find_json", xt_find_json},
     {"close_frees_everything", xt_close_frees_everything},
+    {"sql_param", xt_sql_param},
+    {"transactions", xt_transactions},
+    {"schema_collection_ddl", xt_schema_collection_ddl},
+    {"result_sets_and_counts", xt_result_sets_and_counts},
 };
 
 // ctest lists each case by its name, not by the bytes of its parameters.

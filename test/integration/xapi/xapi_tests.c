@@ -577,3 +577,265 @@ void xt_close_frees_everything(const xt_config* cfg, xt_result* out) {
     mysqlx_session_close(s);
   }
 }
+
+/* Selects `sql` (one row expected) and returns that row, or NULL after
+   recording why. */
+static mysqlx_row_t* one_row(mysqlx_session_t* s, const char* sql, xt_result* out) {
+  mysqlx_result_t* r = mysqlx_sql(s, sql, MYSQLX_NULL_TERMINATED);
+  mysqlx_row_t* row;
+  if (r == NULL) {
+    xt_fail(out, __LINE__, "%s: %s", sql, mysqlx_error_message(s));
+    return NULL;
+  }
+  row = mysqlx_row_fetch_one(r);
+  if (row == NULL) xt_fail(out, __LINE__, "%s: no row (%s)", sql, mysqlx_error_message(r));
+  return row;
+}
+
+void xt_sql_param(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_result_t* r;
+  mysqlx_row_t* row;
+  int64_t sv = 0;
+  uint64_t uv = 0;
+  double dv = 0;
+  float fv = 0;
+  char buf[32];
+  size_t len;
+  char sql[256];
+  const unsigned char blob[3] = {0x01, 0x00, 0x02};
+
+  if (s == NULL) return;
+  snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
+  if (!run(s, sql, out)) return;
+  if (!run(s,
+           "CREATE TABLE p (i BIGINT, u BIGINT UNSIGNED, d DOUBLE, f FLOAT, s VARCHAR(20),"
+           " b VARBINARY(10), n INT, t TINYINT, big DOUBLE)",
+           out))
+    return;
+  r = mysqlx_sql_param(s, "INSERT INTO p VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       MYSQLX_NULL_TERMINATED, PARAM_SINT(-9000000000LL),
+                       PARAM_UINT(18000000000000000000ULL), PARAM_DOUBLE(0.25), PARAM_FLOAT(1.5f),
+                       PARAM_STRING("it's"), PARAM_BYTES(blob, sizeof blob), PARAM_NULL(),
+                       (void*)MYSQLX_TYPE_BOOL, 1, PARAM_DOUBLE(1e300), PARAM_END);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_get_affected_count(r) == 1);
+  mysqlx_free(r);
+
+  /* Placeholders in a condition; the values come back as they went. */
+  r = mysqlx_sql_param(s, "SELECT i, u, d, f, s, b, n, t, big FROM p WHERE s = ? AND i < ?",
+                       MYSQLX_NULL_TERMINATED, PARAM_STRING("it's"), PARAM_SINT(0), PARAM_END);
+  CHECK_H(r != NULL, s);
+  row = mysqlx_row_fetch_one(r);
+  CHECK_H(row != NULL, r);
+  CHECK_H(mysqlx_get_sint(row, 0, &sv) == RESULT_OK, row);
+  CHECK(sv == -9000000000LL);
+  CHECK_H(mysqlx_get_uint(row, 1, &uv) == RESULT_OK, row);
+  CHECK(uv == 18000000000000000000ULL);
+  CHECK_H(mysqlx_get_double(row, 2, &dv) == RESULT_OK, row);
+  CHECK(dv == 0.25);
+  CHECK_H(mysqlx_get_float(row, 3, &fv) == RESULT_OK, row);
+  CHECK(fv == 1.5f);
+  CHECK_H(mysqlx_get_float(row, 2, &fv) == RESULT_OK, row); /* a double that fits */
+  CHECK(fv == 0.25f);
+  CHECK(mysqlx_get_float(row, 8, &fv) == RESULT_ERROR); /* 1e300 does not */
+  CHECK(mysqlx_error_message(row) != NULL);
+  len = sizeof buf;
+  CHECK_H(mysqlx_get_bytes(row, 4, 0, buf, &len) == RESULT_OK, row);
+  CHECK(len == 5 && strcmp(buf, "it's") == 0);
+  len = sizeof buf;
+  CHECK_H(mysqlx_get_bytes(row, 5, 0, buf, &len) == RESULT_OK, row);
+  CHECK(len == 4 && memcmp(buf, blob, 3) == 0);
+  CHECK(mysqlx_get_float(row, 6, &fv) == RESULT_NULL);
+  CHECK_H(mysqlx_get_sint(row, 7, &sv) == RESULT_OK, row);
+  CHECK(sv == 1);
+  mysqlx_free(r);
+
+  /* No parameters at all, and a length that cuts the query. */
+  r = mysqlx_sql_param(s, "SELECT 5 garbage", 8, PARAM_END);
+  CHECK_H(r != NULL, s);
+  mysqlx_free(r);
+
+  /* Types the SQL cannot take: nothing runs, the error is the session's. */
+  CHECK(mysqlx_sql_param(s, "SELECT ?", MYSQLX_NULL_TERMINATED, (void*)MYSQLX_TYPE_EXPR, "1 + 1",
+                         PARAM_END) == NULL);
+  CHECK(mysqlx_error_message(s) != NULL && strstr(mysqlx_error_message(s), "101") != NULL);
+  CHECK(mysqlx_sql_param(s, "SELECT ?", MYSQLX_NULL_TERMINATED, (void*)12345, PARAM_END) == NULL);
+  CHECK(mysqlx_error_message(s) != NULL);
+  CHECK(mysqlx_sql_param(s, "SELECT ?", MYSQLX_NULL_TERMINATED, PARAM_STRING(NULL), PARAM_END) ==
+        NULL);
+  CHECK(mysqlx_error_message(s) != NULL);
+  /* Too few values for the placeholders. */
+  CHECK(mysqlx_sql_param(s, "SELECT ?, ?", MYSQLX_NULL_TERMINATED, PARAM_SINT(1), PARAM_END) ==
+        NULL);
+  CHECK(mysqlx_error_message(s) != NULL);
+  row = one_row(s, "SELECT COUNT(*) FROM p", out);
+  if (row == NULL) return;
+  CHECK_H(mysqlx_get_sint(row, 0, &sv) == RESULT_OK, row);
+  CHECK(sv == 1);
+  mysqlx_session_close(s);
+}
+
+static int64_t count_t(mysqlx_session_t* s, xt_result* out) {
+  int64_t v = -1;
+  mysqlx_row_t* row = one_row(s, "SELECT COUNT(*) FROM t", out);
+  if (row != NULL && mysqlx_get_sint(row, 0, &v) != RESULT_OK) v = -1;
+  return v;
+}
+
+void xt_transactions(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  const char* sp;
+  char sql[256];
+
+  if (s == NULL) return;
+  snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
+  if (!run(s, sql, out) || !run(s, "CREATE TABLE t (i INT) ENGINE=InnoDB", out)) return;
+
+  CHECK_H(mysqlx_transaction_begin(s) == RESULT_OK, s);
+  if (!run(s, "INSERT INTO t VALUES (1)", out)) return;
+  CHECK_H(mysqlx_transaction_rollback(s) == RESULT_OK, s);
+  CHECK(count_t(s, out) == 0);
+
+  CHECK_H(mysqlx_transaction_begin(s) == RESULT_OK, s);
+  if (!run(s, "INSERT INTO t VALUES (1)", out)) return;
+  sp = mysqlx_savepoint_set(s, NULL); /* a generated name */
+  CHECK_H(sp != NULL && strlen(sp) > 0, s);
+  if (!run(s, "INSERT INTO t VALUES (2)", out)) return;
+  CHECK_H(mysqlx_rollback_to(s, sp) == RESULT_OK, s);
+  sp = mysqlx_savepoint_set(s, "named_sp");
+  CHECK_H(sp != NULL && strcmp(sp, "named_sp") == 0, s);
+  if (!run(s, "INSERT INTO t VALUES (3)", out)) return;
+  CHECK_H(mysqlx_savepoint_release(s, "named_sp") == RESULT_OK, s);
+  CHECK(mysqlx_rollback_to(s, "named_sp") == RESULT_ERROR); /* released */
+  CHECK(mysqlx_error_num(s) == 1305);
+  CHECK(mysqlx_rollback_to(s, NULL) == RESULT_ERROR);
+  CHECK(mysqlx_error_message(s) != NULL);
+  CHECK(mysqlx_savepoint_release(s, "") == RESULT_ERROR);
+  CHECK_H(mysqlx_transaction_commit(s) == RESULT_OK, s);
+  CHECK(mysqlx_error(s) == NULL);
+  CHECK(count_t(s, out) == 2); /* 1 and 3 */
+
+  CHECK(mysqlx_transaction_begin(NULL) == RESULT_ERROR);
+  mysqlx_session_close(s);
+}
+
+void xt_schema_collection_ddl(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_schema_t* sch;
+  mysqlx_collection_t* c;
+  mysqlx_result_t* r;
+  uint64_t n = 99;
+  char name[128];
+
+  if (s == NULL) return;
+  snprintf(name, sizeof name, "%s_2", cfg->schema);
+  mysqlx_schema_drop(s, name);
+  CHECK_H(mysqlx_schema_create(s, name) == RESULT_OK, s);
+  CHECK(mysqlx_schema_create(s, name) == RESULT_ERROR); /* it exists */
+  CHECK(mysqlx_error_num(s) == 1007);
+  CHECK(mysqlx_schema_create(s, NULL) == RESULT_ERROR);
+  CHECK(strcmp(mysqlx_error_message(s), MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG) == 0);
+  sch = mysqlx_get_schema(s, name, 1);
+  CHECK_H(sch != NULL, s);
+
+  CHECK_H(mysqlx_collection_create(sch, "c1") == RESULT_OK, sch);
+  CHECK_H(mysqlx_collection_create(sch, "c1") == RESULT_OK, sch); /* kept */
+  CHECK(mysqlx_collection_create(sch, "") == RESULT_ERROR);
+  CHECK(strcmp(mysqlx_error_message(sch), MYSQLX_ERROR_MISSING_COLLECTION_NAME_MSG) == 0);
+  c = mysqlx_get_collection(sch, "c1", 1);
+  CHECK_H(c != NULL, sch);
+  CHECK_H(mysqlx_collection_count(c, &n) == RESULT_OK, c);
+  CHECK(n == 0);
+  CHECK(mysqlx_collection_count(c, NULL) == RESULT_ERROR);
+  CHECK(strcmp(mysqlx_error_message(c), MYSQLX_ERROR_OUTPUT_VARIABLE_NULL) == 0);
+
+  r = mysqlx_collection_add(c, "{\"n\": 1}", "{\"n\": 2}", "{\"n\": 3}", PARAM_END);
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_get_affected_count(r) == 3);
+  mysqlx_free(r);
+  CHECK_H(mysqlx_collection_count(c, &n) == RESULT_OK, c);
+  CHECK(n == 3);
+  r = mysqlx_collection_remove(c, "n > 1");
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_get_affected_count(r) == 2);
+  CHECK(mysqlx_fetch_generated_id(r) == NULL);
+  mysqlx_free(r);
+  CHECK(mysqlx_collection_remove(c, "n >") == NULL);
+  CHECK(mysqlx_error_message(c) != NULL);
+  r = mysqlx_collection_remove(c, NULL); /* all */
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_get_affected_count(r) == 1);
+  CHECK_H(mysqlx_collection_count(c, &n) == RESULT_OK, c);
+  CHECK(n == 0);
+
+  CHECK_H(mysqlx_collection_drop(sch, "c1") == RESULT_OK, sch);
+  CHECK(mysqlx_get_collection(sch, "c1", 1) == NULL);
+  CHECK_H(mysqlx_schema_drop(s, name) == RESULT_OK, s);
+  CHECK_H(mysqlx_schema_drop(s, name) == RESULT_OK, s); /* a missing schema is no error */
+  CHECK(mysqlx_get_schema(s, name, 1) == NULL);
+  mysqlx_session_close(s);
+}
+
+void xt_result_sets_and_counts(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_result_t* r;
+  mysqlx_row_t* row;
+  const char* first_name;
+  int64_t v = 0;
+  size_t num = 7;
+  char sql[256];
+
+  if (s == NULL) return;
+  snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
+  if (!run(s, sql, out)) return;
+  if (!run(s, "CREATE PROCEDURE two_sets() BEGIN SELECT 1 AS a; SELECT 2 AS b, 3 AS c; END", out))
+    return;
+
+  r = mysqlx_sql(s, "CALL two_sets()", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_column_get_count(r) == 1);
+  first_name = mysqlx_column_get_name(r, 0);
+  CHECK(first_name != NULL && strcmp(first_name, "a") == 0);
+  row = mysqlx_row_fetch_one(r);
+  CHECK_H(row != NULL, r);
+  /* While a row set is current there is no auto-increment value yet. */
+  CHECK(mysqlx_get_auto_increment_value(r) == 0);
+  CHECK(mysqlx_error_message(r) != NULL);
+  CHECK_H(mysqlx_next_result(r) == RESULT_OK, r);
+  CHECK(mysqlx_column_get_count(r) == 2);
+  CHECK(strcmp(mysqlx_column_get_name(r, 1), "c") == 0);
+  CHECK(strcmp(first_name, "a") == 0);                    /* names of the set before stay valid */
+  CHECK_H(mysqlx_get_sint(row, 0, &v) == RESULT_OK, row); /* and so do its rows */
+  CHECK(v == 1);
+  row = mysqlx_row_fetch_one(r);
+  CHECK_H(row != NULL, r);
+  CHECK_H(mysqlx_get_sint(row, 1, &v) == RESULT_OK, row);
+  CHECK(v == 3);
+  CHECK(mysqlx_next_result(r) == RESULT_NULL);
+  CHECK(mysqlx_error(r) == NULL);
+  CHECK(mysqlx_next_result(r) == RESULT_NULL);
+  CHECK(mysqlx_column_get_count(r) == 0);
+  mysqlx_free(r);
+
+  /* Counts of statements without rows. */
+  if (!run(s, "CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, x INT)", out)) return;
+  r = mysqlx_sql(s, "INSERT INTO ai (x) VALUES (1), (2), (3)", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_get_affected_count(r) == 3);
+  CHECK(mysqlx_get_auto_increment_value(r) == 1);     /* the first row's */
+  CHECK_H(mysqlx_get_count(r, &num) == RESULT_OK, r); /* no rows: no error */
+  CHECK(num == 0);
+  CHECK(mysqlx_next_result(r) == RESULT_NULL);
+  mysqlx_free(r);
+  r = mysqlx_sql(s, "UPDATE ai SET x = 0 WHERE x > 1", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_get_affected_count(r) == 2);
+  CHECK(mysqlx_get_auto_increment_value(r) == 0);
+  mysqlx_free(r);
+  r = mysqlx_sql(s, "SELECT x FROM ai", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK_H(mysqlx_get_count(r, &num) == RESULT_OK, r);
+  CHECK(num == 3);
+  mysqlx_session_close(s);
+}

@@ -38,6 +38,10 @@ xt_test_fn xt_add_generated_ids;
 xt_test_fn xt_add_errors;
 xt_test_fn xt_find_json;
 xt_test_fn xt_close_frees_everything;
+xt_test_fn xt_sql_param;
+xt_test_fn xt_transactions;
+xt_test_fn xt_schema_collection_ddl;
+xt_test_fn xt_result_sets_and_counts;
 
 #ifdef __cplusplus
 }
