@@ -115,6 +115,7 @@ struct mysqlx_result_struct final : mysqlx::xapi::diag_handle {
     m_columns_loaded = false;
     m_column_names.clear();
     m_column_types.clear();
+    m_columns.clear();
   }
 
   mysqlx_session_struct& m_owner;
@@ -133,6 +134,12 @@ struct mysqlx_result_struct final : mysqlx::xapi::diag_handle {
   std::deque<std::string> m_name_store; // every name handed out, of every set
   std::vector<const char*> m_column_names;
   std::vector<mysqlx::Type> m_column_types;
+  // The current set's column metadata (a copy: Columns are small).
+  std::vector<mysqlx::Column> m_columns;
+  // Warnings: read on the first call, handed out one by one.
+  std::optional<std::vector<mysqlx::Warning>> m_warnings;
+  std::size_t m_next_warning = 0;
+  mysqlx_error_struct m_warning; // the one mysqlx_result_next_warning() returned
 };
 
 struct mysqlx_collection_struct final : mysqlx::xapi::diag_handle {

@@ -21,6 +21,7 @@ void mysqlx_result_struct::load_columns() {
     for (const mysqlx::Column& c : m_sql->getColumns()) {
       m_column_names.push_back(m_name_store.emplace_back(c.getColumnLabel()).c_str());
       m_column_types.push_back(c.getType());
+      m_columns.push_back(c);
     }
   } else if (m_docs) {
     // A find's rows are one JSON column, named as MySQL's X Plugin names it.
@@ -248,6 +249,146 @@ MYSQLX_C_API const char* mysqlx_column_get_name(mysqlx_result_t* res, uint32_t p
     if (pos >= res->m_column_names.size())
       throw c_error(MYSQLX_ERROR_INDEX_OUT_OF_RANGE, MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG);
     return res->m_column_names[pos];
+  });
+}
+
+} // extern "C"
+
+namespace {
+
+// The column at `pos` of the current set. A find's one column has no
+// server metadata here: nullptr, and the caller gives its fixed answers.
+const mysqlx::Column* column_at(mysqlx_result_t& res, uint32_t pos) {
+  res.load_columns();
+  if (pos >= res.m_column_names.size())
+    throw c_error(MYSQLX_ERROR_INDEX_OUT_OF_RANGE, MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG);
+  return pos < res.m_columns.size() ? &res.m_columns[pos] : nullptr;
+}
+
+uint16_t c_type_of(const mysqlx::Column& c) {
+  using mysqlx::Type;
+  switch (c.getType()) {
+  case Type::BIT:
+    return MYSQLX_TYPE_BIT;
+  case Type::TINYINT:
+  case Type::SMALLINT:
+  case Type::MEDIUMINT:
+  case Type::INT:
+  case Type::BIGINT:
+    if (c.getLength() == 1) return MYSQLX_TYPE_BOOL;
+    return c.isNumberSigned() ? MYSQLX_TYPE_SINT : MYSQLX_TYPE_UINT;
+  case Type::FLOAT:
+    return MYSQLX_TYPE_FLOAT;
+  case Type::DECIMAL:
+    return MYSQLX_TYPE_DECIMAL;
+  case Type::DOUBLE:
+    return MYSQLX_TYPE_DOUBLE;
+  case Type::JSON:
+    return MYSQLX_TYPE_JSON;
+  case Type::STRING:
+    return MYSQLX_TYPE_STRING;
+  case Type::BYTES:
+    return MYSQLX_TYPE_BYTES;
+  case Type::TIME:
+    return MYSQLX_TYPE_TIME;
+  case Type::DATE:
+  case Type::DATETIME:
+    return MYSQLX_TYPE_DATETIME;
+  case Type::TIMESTAMP:
+    return MYSQLX_TYPE_TIMESTAMP;
+  case Type::SET:
+    return MYSQLX_TYPE_SET;
+  case Type::ENUM:
+    return MYSQLX_TYPE_ENUM;
+  case Type::GEOMETRY:
+    return MYSQLX_TYPE_GEOMETRY;
+  }
+  return MYSQLX_TYPE_UNDEFINED;
+}
+
+// A metadata string, kept with the result's names so it outlives the call.
+const char* keep(mysqlx_result_t& res, std::string s) {
+  return res.m_name_store.emplace_back(std::move(s)).c_str();
+}
+
+template <typename F> const char* column_text(mysqlx_result_t* res, uint32_t pos, F&& get) {
+  return guarded(res, static_cast<const char*>(nullptr), [&] {
+    const mysqlx::Column* c = column_at(*res, pos);
+    return keep(*res, c ? get(*c) : std::string());
+  });
+}
+
+} // namespace
+
+extern "C" {
+
+MYSQLX_C_API uint16_t mysqlx_column_get_type(mysqlx_result_t* res, uint32_t pos) {
+  return guarded(res, uint16_t{0}, [&]() -> uint16_t {
+    const mysqlx::Column* c = column_at(*res, pos);
+    return c ? c_type_of(*c) : uint16_t{MYSQLX_TYPE_JSON};
+  });
+}
+
+MYSQLX_C_API uint16_t mysqlx_column_get_collation(mysqlx_result_t* res, uint32_t pos) {
+  return guarded(res, uint16_t{0}, [&]() -> uint16_t {
+    const mysqlx::Column* c = column_at(*res, pos);
+    if (c == nullptr) return MYSQLX_COLLATION_UNDEFINED;
+    try {
+      return static_cast<uint16_t>(c->getCollation().id());
+    } catch (const mysqlx::Error&) {
+      return MYSQLX_COLLATION_UNDEFINED; // no collation, or one we do not know
+    }
+  });
+}
+
+MYSQLX_C_API uint32_t mysqlx_column_get_length(mysqlx_result_t* res, uint32_t pos) {
+  return guarded(res, uint32_t{0}, [&]() -> uint32_t {
+    const mysqlx::Column* c = column_at(*res, pos);
+    return c ? static_cast<uint32_t>(c->getLength()) : 0;
+  });
+}
+
+MYSQLX_C_API uint16_t mysqlx_column_get_precision(mysqlx_result_t* res, uint32_t pos) {
+  return guarded(res, uint16_t{0}, [&]() -> uint16_t {
+    const mysqlx::Column* c = column_at(*res, pos);
+    return c ? c->getFractionalDigits() : 0;
+  });
+}
+
+MYSQLX_C_API const char* mysqlx_column_get_original_name(mysqlx_result_t* res, uint32_t pos) {
+  return column_text(res, pos, [](const mysqlx::Column& c) { return c.getColumnName(); });
+}
+
+MYSQLX_C_API const char* mysqlx_column_get_table(mysqlx_result_t* res, uint32_t pos) {
+  return column_text(res, pos, [](const mysqlx::Column& c) { return c.getTableLabel(); });
+}
+
+MYSQLX_C_API const char* mysqlx_column_get_original_table(mysqlx_result_t* res, uint32_t pos) {
+  return column_text(res, pos, [](const mysqlx::Column& c) { return c.getTableName(); });
+}
+
+MYSQLX_C_API const char* mysqlx_column_get_schema(mysqlx_result_t* res, uint32_t pos) {
+  return column_text(res, pos, [](const mysqlx::Column& c) { return c.getSchemaName(); });
+}
+
+MYSQLX_C_API const char* mysqlx_column_get_catalog(mysqlx_result_t* res, uint32_t pos) {
+  return guarded(res, static_cast<const char*>(nullptr), [&] {
+    column_at(*res, pos); // the range check
+    return "def";
+  });
+}
+
+MYSQLX_C_API unsigned int mysqlx_result_warning_count(mysqlx_result_t* res) {
+  return guarded(res, 0u, [&] { return base_of(*res).getWarningsCount(); });
+}
+
+MYSQLX_C_API mysqlx_error_t* mysqlx_result_next_warning(mysqlx_result_t* res) {
+  return guarded(res, static_cast<mysqlx_error_t*>(nullptr), [&]() -> mysqlx_error_t* {
+    if (!res->m_warnings) res->m_warnings = base_of(*res).getWarnings();
+    if (res->m_next_warning >= res->m_warnings->size()) return nullptr;
+    const mysqlx::Warning& w = (*res->m_warnings)[res->m_next_warning++];
+    res->m_warning.set(w.getCode(), w.getMessage().c_str());
+    return &res->m_warning;
   });
 }
 

@@ -71,6 +71,8 @@ extern "C" {
 #define MYSQLX_MAX_ERROR_LEN 255
 /** A length argument meaning "up to the terminating NUL". */
 #define MYSQLX_NULL_TERMINATED 0xFFFFFFFF
+/** mysqlx_column_get_collation() of a column without a (known) collation. */
+#define MYSQLX_COLLATION_UNDEFINED 0
 /** The error number of a failure that has no number of its own. */
 #define MYSQLX_ERR_UNKNOWN 0xFFFF
 /** Terminates the variable argument lists of this API. */
@@ -384,6 +386,59 @@ MYSQLX_C_API uint32_t mysqlx_column_get_count(mysqlx_result_t* res);
   result when there is no such column. Valid until the result is freed.
 */
 MYSQLX_C_API const char* mysqlx_column_get_name(mysqlx_result_t* res, uint32_t pos);
+
+/*
+  Column metadata of the result's current row set; `pos` counts from 0. A
+  position out of range gives 0 or NULL, with the error on the result. The
+  strings stay valid until the result is freed.
+*/
+
+/**
+  The column's type, a mysqlx_data_type_t: integers are MYSQLX_TYPE_SINT or
+  MYSQLX_TYPE_UINT (MYSQLX_TYPE_BOOL when one digit wide, as TINYINT(1);
+  MYSQLX_TYPE_BIT for BIT), DATE and DATETIME are MYSQLX_TYPE_DATETIME, text
+  MYSQLX_TYPE_STRING, binary strings MYSQLX_TYPE_BYTES; a find's column is
+  MYSQLX_TYPE_JSON.
+*/
+MYSQLX_C_API uint16_t mysqlx_column_get_type(mysqlx_result_t* res, uint32_t pos);
+/**
+  The collation id of a text column (as in INFORMATION_SCHEMA.COLLATIONS);
+  MYSQLX_COLLATION_UNDEFINED for other columns, or a collation this library
+  does not know.
+*/
+MYSQLX_C_API uint16_t mysqlx_column_get_collation(mysqlx_result_t* res, uint32_t pos);
+/** The column's length as the server reports it (bytes for text: VARCHAR(10) in utf8mb4 is 40). */
+MYSQLX_C_API uint32_t mysqlx_column_get_length(mysqlx_result_t* res, uint32_t pos);
+/** The column's number of fractional digits (DECIMAL, DOUBLE, temporal). */
+MYSQLX_C_API uint16_t mysqlx_column_get_precision(mysqlx_result_t* res, uint32_t pos);
+/** The column's name in its table (not its alias). */
+MYSQLX_C_API const char* mysqlx_column_get_original_name(mysqlx_result_t* res, uint32_t pos);
+/** The table's name (its alias, if the query gave one); empty for an expression. */
+MYSQLX_C_API const char* mysqlx_column_get_table(mysqlx_result_t* res, uint32_t pos);
+/** The table's own name (not its alias). */
+MYSQLX_C_API const char* mysqlx_column_get_original_table(mysqlx_result_t* res, uint32_t pos);
+/** The schema of the column's table. */
+MYSQLX_C_API const char* mysqlx_column_get_schema(mysqlx_result_t* res, uint32_t pos);
+/** The catalog: always "def" with MySQL. */
+MYSQLX_C_API const char* mysqlx_column_get_catalog(mysqlx_result_t* res, uint32_t pos);
+
+/* ---------------------------------------------------------------------------
+ * Warnings
+ */
+
+/**
+  The number of warnings (and notes) the statement produced; reads the rest
+  of the reply (rows not fetched yet are kept). 0 on an error, then on the result.
+*/
+MYSQLX_C_API unsigned int mysqlx_result_warning_count(mysqlx_result_t* res);
+
+/**
+  The next warning of the result, as an error handle (mysqlx_error_num():
+  the server's code, mysqlx_error_message(): its text), or NULL after the
+  last one. The handle belongs to the result and is replaced by the next
+  call; mysqlx_free() leaves it alone.
+*/
+MYSQLX_C_API mysqlx_error_t* mysqlx_result_next_warning(mysqlx_result_t* res);
 
 /* ---------------------------------------------------------------------------
  * Errors and freeing

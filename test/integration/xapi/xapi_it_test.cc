@@ -41,6 +41,8 @@ const xapi_case cases[] = {
     {"transactions", xt_transactions},
     {"schema_collection_ddl", xt_schema_collection_ddl},
     {"result_sets_and_counts", xt_result_sets_and_counts},
+    {"column_metadata", xt_column_metadata},
+    {"warnings", xt_warnings},
 };
 
 // ctest lists each case by its name, not by the bytes of its parameters.

@@ -839,3 +839,89 @@ void xt_result_sets_and_counts(const xt_config* cfg, xt_result* out) {
   CHECK(num == 3);
   mysqlx_session_close(s);
 }
+
+void xt_column_metadata(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_collection_t* c;
+  mysqlx_result_t* r;
+  char sql[512];
+
+  if (s == NULL) return;
+  snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
+  if (!run(s, sql, out)) return;
+  if (!run(s,
+           "CREATE TABLE m (id INT UNSIGNED, s VARCHAR(10) CHARACTER SET utf8mb4 COLLATE"
+           " utf8mb4_general_ci, flag TINYINT(1), d DECIMAL(6,2), dt DATETIME, b VARBINARY(4),"
+           " e ENUM('a','b'), bits BIT(3), i BIGINT)",
+           out))
+    return;
+  r = mysqlx_sql(s, "SELECT id AS ident, s, flag, d, dt, b, e, bits, i FROM m AS mt",
+                 MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_column_get_count(r) == 9);
+  CHECK(mysqlx_column_get_type(r, 0) == MYSQLX_TYPE_UINT);
+  CHECK(mysqlx_column_get_type(r, 1) == MYSQLX_TYPE_STRING);
+  CHECK(mysqlx_column_get_type(r, 2) == MYSQLX_TYPE_BOOL);
+  CHECK(mysqlx_column_get_type(r, 3) == MYSQLX_TYPE_DECIMAL);
+  CHECK(mysqlx_column_get_type(r, 4) == MYSQLX_TYPE_DATETIME);
+  CHECK(mysqlx_column_get_type(r, 5) == MYSQLX_TYPE_BYTES);
+  CHECK(mysqlx_column_get_type(r, 6) == MYSQLX_TYPE_ENUM);
+  CHECK(mysqlx_column_get_type(r, 7) == MYSQLX_TYPE_BIT);
+  CHECK(mysqlx_column_get_type(r, 8) == MYSQLX_TYPE_SINT);
+  CHECK(mysqlx_column_get_collation(r, 1) == 45); /* utf8mb4_general_ci */
+  CHECK(mysqlx_column_get_collation(r, 0) == MYSQLX_COLLATION_UNDEFINED);
+  CHECK(mysqlx_column_get_length(r, 1) == 40); /* bytes: 10 characters of 4 */
+  CHECK(mysqlx_column_get_precision(r, 3) == 2);
+  CHECK(strcmp(mysqlx_column_get_name(r, 0), "ident") == 0);
+  CHECK(strcmp(mysqlx_column_get_original_name(r, 0), "id") == 0);
+  CHECK(strcmp(mysqlx_column_get_table(r, 0), "mt") == 0);
+  CHECK(strcmp(mysqlx_column_get_original_table(r, 0), "m") == 0);
+  CHECK(strcmp(mysqlx_column_get_schema(r, 0), cfg->schema) == 0);
+  CHECK(strcmp(mysqlx_column_get_catalog(r, 0), "def") == 0);
+  CHECK(mysqlx_error(r) == NULL);
+  /* Out of range: 0 or NULL, and the error. */
+  CHECK(mysqlx_column_get_type(r, 9) == 0);
+  CHECK(mysqlx_error_num(r) == MYSQLX_ERROR_INDEX_OUT_OF_RANGE);
+  CHECK(mysqlx_column_get_catalog(r, 9) == NULL);
+  CHECK(mysqlx_column_get_length(r, 99) == 0 && mysqlx_error(r) != NULL);
+  mysqlx_free(r);
+
+  /* A find: one JSON column. */
+  c = mysqlx_get_collection(mysqlx_get_schema(s, cfg->schema, 0), "docs", 0);
+  CHECK(c != NULL);
+  r = mysqlx_collection_find(c, NULL);
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_column_get_type(r, 0) == MYSQLX_TYPE_JSON);
+  CHECK(strcmp(mysqlx_column_get_catalog(r, 0), "def") == 0);
+  CHECK(mysqlx_column_get_type(r, 1) == 0 && mysqlx_error(r) != NULL);
+  mysqlx_session_close(s);
+}
+
+void xt_warnings(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_result_t* r;
+  mysqlx_error_t* w;
+  mysqlx_error_t* w2;
+
+  if (s == NULL) return;
+  r = mysqlx_sql(s, "SELECT 1/0, CAST('x' AS SIGNED)", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_result_warning_count(r) == 2);
+  CHECK(mysqlx_row_fetch_one(r) != NULL); /* the rows are still there */
+  w = mysqlx_result_next_warning(r);
+  CHECK(w != NULL);
+  CHECK(mysqlx_error_num(w) == 1365); /* division by 0 */
+  CHECK(mysqlx_error_message(w) != NULL);
+  mysqlx_free(w); /* the result's: left alone */
+  w2 = mysqlx_result_next_warning(r);
+  CHECK(w2 != NULL && mysqlx_error_num(w2) == 1292); /* truncated INTEGER value */
+  CHECK(mysqlx_result_next_warning(r) == NULL);
+  CHECK(mysqlx_error(r) == NULL); /* the warnings are not the result's error */
+  mysqlx_free(r);
+
+  r = mysqlx_sql(s, "SELECT 1", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s);
+  CHECK(mysqlx_result_warning_count(r) == 0);
+  CHECK(mysqlx_result_next_warning(r) == NULL);
+  mysqlx_session_close(s);
+}

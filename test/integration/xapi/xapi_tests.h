@@ -42,6 +42,8 @@ xt_test_fn xt_sql_param;
 xt_test_fn xt_transactions;
 xt_test_fn xt_schema_collection_ddl;
 xt_test_fn xt_result_sets_and_counts;
+xt_test_fn xt_column_metadata;
+xt_test_fn xt_warnings;
 
 #ifdef __cplusplus
 }
