@@ -157,6 +157,11 @@ struct mysqlx_schema_struct final : mysqlx::xapi::diag_handle {
   std::map<std::string, std::unique_ptr<mysqlx_collection_struct>> m_collections;
 };
 
+struct mysqlx_client_struct final : mysqlx::xapi::diag_handle {
+  explicit mysqlx_client_struct(mysqlx::Client c) : m_client(std::move(c)) {}
+  mysqlx::Client m_client;
+};
+
 struct mysqlx_session_struct final : mysqlx::xapi::diag_handle {
   explicit mysqlx_session_struct(mysqlx::Session s) : m_sess(std::move(s)) {}
   // Registers a result with the session, which owns it until mysqlx_free().

@@ -20,7 +20,7 @@ namespace {
 // Called from a catch handler: hands the caller an error it owns, made from
 // the exception being handled. A failure to allocate even the error leaves
 // *error NULL.
-mysqlx_session_t* connect_failed(mysqlx_error_t** error) noexcept {
+mysqlx_session_t* caller_error(mysqlx_error_t** error) noexcept {
   if (error == nullptr) return nullptr;
   auto* e = new (std::nothrow) mysqlx_error_struct();
   if (e == nullptr) return nullptr;
@@ -35,7 +35,7 @@ mysqlx_session_t* connect(const mysqlx::SessionSettings& settings,
   try {
     return new mysqlx_session_struct(mysqlx::Session(settings));
   } catch (...) {
-    return connect_failed(error);
+    return caller_error(error);
   }
 }
 
@@ -65,7 +65,7 @@ MYSQLX_C_API mysqlx_session_t* mysqlx_get_session(const char* host, int port, co
                                            nullptr, database ? database : "");
     return connect(settings, error);
   } catch (...) {
-    return connect_failed(error);
+    return caller_error(error);
   }
 }
 
@@ -77,8 +77,42 @@ MYSQLX_C_API mysqlx_session_t* mysqlx_get_session_from_url(const char* conn_stri
       throw c_error(0, "Missing connection string");
     return connect(mysqlx::SessionSettings(std::string(conn_string)), error);
   } catch (...) {
-    return connect_failed(error);
+    return caller_error(error);
   }
+}
+
+MYSQLX_C_API mysqlx_client_t* mysqlx_get_client_from_url(const char* conn_string,
+                                                         const char* client_opts,
+                                                         mysqlx_error_t** error) {
+  if (error != nullptr) *error = nullptr;
+  try {
+    if (conn_string == nullptr || *conn_string == '\0')
+      throw c_error(0, "Missing connection string");
+    mysqlx::Client c = client_opts == nullptr
+                           ? mysqlx::Client(mysqlx::ClientSettings(std::string(conn_string)))
+                           : mysqlx::Client(mysqlx::ClientSettings(conn_string, client_opts));
+    return new mysqlx_client_struct(std::move(c));
+  } catch (...) {
+    caller_error(error);
+    return nullptr;
+  }
+}
+
+MYSQLX_C_API mysqlx_session_t* mysqlx_get_session_from_client(mysqlx_client_t* cli,
+                                                              mysqlx_error_t** error) {
+  if (error != nullptr) *error = nullptr;
+  try {
+    if (cli == nullptr) throw c_error(0, MYSQLX_ERROR_HANDLE_NULL_MSG);
+    return new mysqlx_session_struct(cli->m_client.getSession());
+  } catch (...) {
+    return caller_error(error);
+  }
+}
+
+MYSQLX_C_API void mysqlx_client_close(mysqlx_client_t* client) {
+  if (client == nullptr) return;
+  client->m_client.close(); // never throws
+  delete client;
 }
 
 MYSQLX_C_API void mysqlx_session_close(mysqlx_session_t* session) {

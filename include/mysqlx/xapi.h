@@ -19,9 +19,11 @@
  * that the caller owns and must release with mysqlx_free().
  *
  * Ownership. The caller owns what it must close or free:
- *   - a session: mysqlx_session_close(), which also frees every schema,
- *     collection, result, row and error that came from it;
- *   - an error returned by a failed mysqlx_get_session*(): mysqlx_free();
+ *   - a session: mysqlx_session_close() (also for a session from a client), which also frees every
+ * schema, collection, result, row and error that came from it;
+ *   - a client: mysqlx_client_close();
+ *   - an error returned by a failed mysqlx_get_session*() or
+ *     mysqlx_get_client_from_url(): mysqlx_free();
  *   - a result: mysqlx_free() (or mysqlx_result_free()) when it is no longer
  *     needed, or at the latest by closing its session.
  * Schema and collection handles are owned by their session: asking for the
@@ -127,6 +129,8 @@ typedef enum mysqlx_data_type_enum {
 
 /** An error: a message and a number (a server error number, or a client one). */
 typedef struct mysqlx_error_struct mysqlx_error_t;
+/** A client: a pool of sessions. */
+typedef struct mysqlx_client_struct mysqlx_client_t;
 /** A session: one connection to a server. */
 typedef struct mysqlx_session_struct mysqlx_session_t;
 /** A schema of a session. */
@@ -163,6 +167,35 @@ MYSQLX_C_API mysqlx_session_t* mysqlx_get_session(const char* host, int port, co
 */
 MYSQLX_C_API mysqlx_session_t* mysqlx_get_session_from_url(const char* conn_string,
                                                            mysqlx_error_t** error);
+
+/**
+  Creates a pool of sessions to the server of `conn_string` (a connection
+  string as for mysqlx_get_session_from_url()). `client_opts`, NULL for the
+  defaults, is a JSON document:
+  `{"pooling": {"enabled": true, "maxSize": 25, "queueTimeout": 0, "maxIdleTime": 0}}`
+  (times in milliseconds, 0 for none; pooling disabled: each session is a
+  connection of its own). Connects nothing yet. Returns the client, or NULL
+  and, if `error` is not NULL, an error the caller frees with mysqlx_free().
+*/
+MYSQLX_C_API mysqlx_client_t* mysqlx_get_client_from_url(const char* conn_string,
+                                                         const char* client_opts,
+                                                         mysqlx_error_t** error);
+
+/**
+  A session from the pool: an idle one, reset, or a new connection; waits up
+  to "queueTimeout" while "maxSize" sessions are in use. NULL on failure, as
+  for mysqlx_get_session(). Close it with mysqlx_session_close(), which
+  gives the connection back to the pool.
+*/
+MYSQLX_C_API mysqlx_session_t* mysqlx_get_session_from_client(mysqlx_client_t* cli,
+                                                              mysqlx_error_t** error);
+
+/**
+  Closes the pool and frees the client: idle sessions are closed, a session
+  in use fails its next call (it must still be closed with
+  mysqlx_session_close()). NULL is ignored.
+*/
+MYSQLX_C_API void mysqlx_client_close(mysqlx_client_t* client);
 
 /**
   Closes the session and frees everything that came from it (schemas,

@@ -43,6 +43,7 @@ const xapi_case cases[] = {
     {"result_sets_and_counts", xt_result_sets_and_counts},
     {"column_metadata", xt_column_metadata},
     {"warnings", xt_warnings},
+    {"client_pool", xt_client_pool},
 };
 
 // ctest lists each case by its name, not by the bytes of its parameters.

@@ -925,3 +925,66 @@ void xt_warnings(const xt_config* cfg, xt_result* out) {
   CHECK(mysqlx_result_next_warning(r) == NULL);
   mysqlx_session_close(s);
 }
+
+void xt_client_pool(const xt_config* cfg, xt_result* out) {
+  mysqlx_error_t* err = NULL;
+  mysqlx_client_t* cli;
+  mysqlx_session_t* s1;
+  mysqlx_session_t* s2;
+  mysqlx_session_t* s3;
+  mysqlx_result_t* r;
+
+  /* Options that are not JSON, or not known: refused, the error the caller's. */
+  cli = mysqlx_get_client_from_url(cfg->uri, "{\"pooling\": ", &err);
+  CHECK(cli == NULL && err != NULL && mysqlx_error_message(err) != NULL);
+  mysqlx_free(err);
+  err = NULL;
+  cli = mysqlx_get_client_from_url(cfg->uri, "{\"pooling\": {\"maxSize\": -1}}", &err);
+  CHECK(cli == NULL && err != NULL && mysqlx_error_message(err) != NULL);
+  mysqlx_free(err);
+  err = NULL;
+  CHECK(mysqlx_get_client_from_url(NULL, NULL, &err) == NULL && err != NULL);
+  mysqlx_free(err);
+  err = NULL;
+  CHECK(mysqlx_get_session_from_client(NULL, &err) == NULL && err != NULL);
+  CHECK(strcmp(mysqlx_error_message(err), MYSQLX_ERROR_HANDLE_NULL_MSG) == 0);
+  mysqlx_free(err);
+
+  /* Two sessions at most; a third waits 300 ms, then fails. */
+  err = NULL;
+  cli = mysqlx_get_client_from_url(
+      cfg->uri, "{\"pooling\": {\"enabled\": true, \"maxSize\": 2, \"queueTimeout\": 300}}", &err);
+  CHECK(cli != NULL && err == NULL);
+  s1 = mysqlx_get_session_from_client(cli, &err);
+  CHECK(s1 != NULL && err == NULL);
+  s2 = mysqlx_get_session_from_client(cli, &err);
+  CHECK(s2 != NULL && err == NULL);
+  s3 = mysqlx_get_session_from_client(cli, &err);
+  CHECK(s3 == NULL && err != NULL && mysqlx_error_message(err) != NULL);
+  mysqlx_free(err);
+  err = NULL;
+  r = mysqlx_sql(s1, "SELECT 1", MYSQLX_NULL_TERMINATED);
+  CHECK_H(r != NULL, s1);
+  /* A session closed goes back to the pool: the third one gets it. */
+  mysqlx_session_close(s1);
+  s3 = mysqlx_get_session_from_client(cli, &err);
+  CHECK(s3 != NULL && err == NULL);
+  CHECK_H(mysqlx_sql(s3, "SELECT 1", MYSQLX_NULL_TERMINATED) != NULL, s3);
+  mysqlx_session_close(s3);
+
+  /* Closing the client ends the sessions in use: their next call fails
+     cleanly; they are still closed (freed) by the caller. */
+  mysqlx_client_close(cli);
+  CHECK(mysqlx_sql(s2, "SELECT 1", MYSQLX_NULL_TERMINATED) == NULL);
+  CHECK(mysqlx_error_message(s2) != NULL);
+  mysqlx_session_close(s2);
+  mysqlx_client_close(NULL);
+
+  /* Without options: the defaults. */
+  cli = mysqlx_get_client_from_url(cfg->uri, NULL, &err);
+  CHECK(cli != NULL && err == NULL);
+  s1 = mysqlx_get_session_from_client(cli, NULL);
+  CHECK(s1 != NULL);
+  mysqlx_session_close(s1);
+  mysqlx_client_close(cli);
+}

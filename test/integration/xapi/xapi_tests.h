@@ -44,6 +44,7 @@ xt_test_fn xt_schema_collection_ddl;
 xt_test_fn xt_result_sets_and_counts;
 xt_test_fn xt_column_metadata;
 xt_test_fn xt_warnings;
+xt_test_fn xt_client_pool;
 
 #ifdef __cplusplus
 }
