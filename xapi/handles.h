@@ -119,6 +119,8 @@ struct mysqlx_result_struct final : mysqlx::xapi::diag_handle {
   }
 
   mysqlx_session_struct& m_owner;
+  // The statement handle that owns this result, if any (else the session does).
+  mysqlx_stmt_struct* m_stmt = nullptr;
   // Exactly one of these holds the statement's result.
   std::optional<mysqlx::SqlResult> m_sql;
   std::optional<mysqlx::DocResult> m_docs;
@@ -157,6 +159,26 @@ struct mysqlx_schema_struct final : mysqlx::xapi::diag_handle {
   std::map<std::string, std::unique_ptr<mysqlx_collection_struct>> m_collections;
 };
 
+// A statement handle: its parts, set in any order; mysqlx_execute() builds
+// and runs the devapi statement. It owns its last result.
+struct mysqlx_stmt_struct final : mysqlx::xapi::diag_handle {
+  enum class op { find, add, remove };
+  mysqlx_stmt_struct(mysqlx_collection_struct& c, op o) : m_coll(c), m_op(o) {}
+  void free_by_user() noexcept override;
+
+  mysqlx_collection_struct& m_coll;
+  op m_op;
+  std::string m_where; // empty: every document
+  std::vector<std::string> m_sort;
+  std::optional<std::uint64_t> m_limit;
+  std::uint64_t m_offset = 0;
+  std::string m_projection; // empty: the whole document
+  std::vector<std::string> m_docs;
+  std::vector<std::string> m_bind_names;
+  std::vector<mysqlx::Value> m_bind_values;
+  std::unique_ptr<mysqlx_result_struct> m_result;
+};
+
 struct mysqlx_client_struct final : mysqlx::xapi::diag_handle {
   explicit mysqlx_client_struct(mysqlx::Client c) : m_client(std::move(c)) {}
   mysqlx::Client m_client;
@@ -173,5 +195,6 @@ struct mysqlx_session_struct final : mysqlx::xapi::diag_handle {
   mysqlx::Session m_sess;
   std::map<std::string, std::unique_ptr<mysqlx_schema_struct>> m_schemas;
   std::unordered_map<mysqlx_result_struct*, std::unique_ptr<mysqlx_result_struct>> m_results;
+  std::unordered_map<mysqlx_stmt_struct*, std::unique_ptr<mysqlx_stmt_struct>> m_stmts;
   std::string m_savepoint; // the name mysqlx_savepoint_set() returned last
 };

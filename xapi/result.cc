@@ -11,8 +11,11 @@ using mysqlx::xapi::guarded;
 using mysqlx::xapi::require;
 
 void mysqlx_result_struct::free_by_user() noexcept {
-  // Destroys *this: the session holds the only owner.
-  m_owner.drop(this);
+  // Destroys *this: its statement, or else the session, holds the only owner.
+  if (m_stmt != nullptr)
+    m_stmt->m_result.reset();
+  else
+    m_owner.drop(this);
 }
 
 void mysqlx_result_struct::load_columns() {

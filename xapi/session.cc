@@ -218,13 +218,23 @@ namespace {
 // Reads the (type, value) pairs of a PARAM_END-terminated list. Never
 // throws: the caller must still reach va_end, so a failure is returned as
 // the exception to rethrow.
-std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out) noexcept {
+// With `names`, each value comes after its name (mysqlx_stmt_bind()'s
+// triplets) and a NULL name ends the list.
+std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out,
+                               std::vector<std::string>* names = nullptr) noexcept {
   try {
     for (;;) {
+      if (names != nullptr) {
+        const char* name = va_arg(args, const char*);
+        if (name == nullptr) return nullptr; // PARAM_END
+        if (*name == '\0') throw c_error(0, "An empty parameter name");
+        names->emplace_back(name);
+      }
       // The type travels as a pointer (the PARAM_* macros cast it to void*).
       const auto type = reinterpret_cast<std::intptr_t>(va_arg(args, void*));
       switch (type) {
       case 0:
+        if (names != nullptr) throw c_error(0, "PARAM_END where the value of a name was expected");
         return nullptr; // PARAM_END
       case MYSQLX_TYPE_NULL:
         out.emplace_back(nullptr);
@@ -258,7 +268,7 @@ std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out) n
       default:
         // Past an unknown type the rest of the list cannot be read.
         throw c_error(0, ("Unsupported parameter type " + std::to_string(type) +
-                          " (SQL takes PARAM_SINT, _UINT, _FLOAT, _DOUBLE, _BYTES, _STRING, "
+                          " (values are PARAM_SINT, _UINT, _FLOAT, _DOUBLE, _BYTES, _STRING, "
                           "_NULL, or MYSQLX_TYPE_BOOL)")
                              .c_str());
       }
@@ -384,6 +394,177 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_collection_remove(mysqlx_collection_t* coll
     const char* condition = criteria == nullptr || *criteria == '\0' ? "true" : criteria;
     r->m_plain.emplace(collection->m_coll.remove(condition).execute());
     return sess.adopt(std::move(r));
+  });
+}
+
+} // extern "C"
+
+// ---------------------------------------------------------------------------
+// Statement handles: the statement's parts, kept until mysqlx_execute()
+// builds the devapi statement from them (so a setter can be called in any
+// order, and again, as in C).
+
+namespace {
+
+using stmt_op = mysqlx_stmt_struct::op;
+
+mysqlx_stmt_t* new_stmt(mysqlx_collection_t* coll, stmt_op op) {
+  return guarded(coll, static_cast<mysqlx_stmt_t*>(nullptr), [&] {
+    mysqlx_session_struct& sess = coll->m_owner.m_owner;
+    auto st = std::make_unique<mysqlx_stmt_struct>(*coll, op);
+    mysqlx_stmt_struct* raw = st.get();
+    sess.m_stmts.emplace(raw, std::move(st));
+    return raw;
+  });
+}
+
+void require_op(bool ok, const char* what) {
+  if (!ok) throw c_error(0, (std::string(what) + " is not supported by this statement").c_str());
+}
+
+template <typename Stmt> void apply_common(Stmt& s, const mysqlx_stmt_t& st) {
+  if (!st.m_sort.empty()) s.sort(st.m_sort);
+  if (st.m_limit) s.limit(*st.m_limit);
+  for (std::size_t i = 0; i < st.m_bind_names.size(); ++i)
+    s.bind(st.m_bind_names[i], st.m_bind_values[i]);
+}
+
+} // namespace
+
+void mysqlx_stmt_struct::free_by_user() noexcept {
+  m_coll.m_owner.m_owner.m_stmts.erase(this); // destroys *this and its result
+}
+
+extern "C" {
+
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_find_new(mysqlx_collection_t* collection) {
+  return new_stmt(collection, stmt_op::find);
+}
+
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_add_new(mysqlx_collection_t* collection) {
+  return new_stmt(collection, stmt_op::add);
+}
+
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_remove_new(mysqlx_collection_t* collection) {
+  return new_stmt(collection, stmt_op::remove);
+}
+
+MYSQLX_C_API int mysqlx_set_where(mysqlx_stmt_t* stmt, const char* where_expr) {
+  return run_plain(stmt, [&] {
+    require_op(stmt->m_op != stmt_op::add, "mysqlx_set_where()");
+    stmt->m_where = where_expr == nullptr ? std::string() : std::string(where_expr);
+  });
+}
+
+MYSQLX_C_API int mysqlx_set_order_by(mysqlx_stmt_t* stmt, ...) {
+  std::vector<std::string> specs;
+  bool bad_direction = false;
+  bool oom = false;
+  if (stmt != nullptr) {
+    va_list args;
+    va_start(args, stmt);
+    try {
+      for (const char* e = va_arg(args, const char*); e != nullptr && *e != '\0';
+           e = va_arg(args, const char*)) {
+        const int dir = va_arg(args, int);
+        if (dir != SORT_ORDER_ASC && dir != SORT_ORDER_DESC) {
+          bad_direction = true;
+          break; // past a wrong pair the list cannot be trusted
+        }
+        specs.push_back(std::string(e) + (dir == SORT_ORDER_ASC ? " ASC" : " DESC"));
+      }
+    } catch (...) {
+      oom = true;
+    }
+    va_end(args);
+  }
+  return run_plain(stmt, [&] {
+    if (oom) throw std::bad_alloc();
+    require_op(stmt->m_op != stmt_op::add, "mysqlx_set_order_by()");
+    if (bad_direction)
+      throw c_error(0, "A sort direction must be SORT_ORDER_ASC or SORT_ORDER_DESC");
+    stmt->m_sort = std::move(specs);
+  });
+}
+
+MYSQLX_C_API int mysqlx_set_limit_and_offset(mysqlx_stmt_t* stmt, uint64_t row_count,
+                                             uint64_t offset) {
+  return run_plain(stmt, [&] {
+    require_op(stmt->m_op != stmt_op::add, "mysqlx_set_limit_and_offset()");
+    if (stmt->m_op == stmt_op::remove && offset != 0)
+      throw c_error(0, "A remove takes a limit but no offset");
+    stmt->m_limit = row_count;
+    stmt->m_offset = offset;
+  });
+}
+
+MYSQLX_C_API int mysqlx_set_find_projection(mysqlx_stmt_t* stmt, const char* proj) {
+  return run_plain(stmt, [&] {
+    require_op(stmt->m_op == stmt_op::find, "mysqlx_set_find_projection()");
+    stmt->m_projection = proj == nullptr ? std::string() : std::string(proj);
+  });
+}
+
+MYSQLX_C_API int mysqlx_set_add_document(mysqlx_stmt_t* stmt, const char* json_doc) {
+  return run_plain(stmt, [&] {
+    require_op(stmt->m_op == stmt_op::add, "mysqlx_set_add_document()");
+    if (json_doc == nullptr || *json_doc == '\0') throw c_error(0, MYSQLX_ERROR_EMPTY_JSON);
+    stmt->m_docs.emplace_back(json_doc);
+  });
+}
+
+MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...) {
+  std::vector<mysqlx::Value> values;
+  std::vector<std::string> names;
+  std::exception_ptr failed;
+  if (stmt != nullptr) {
+    va_list args;
+    va_start(args, stmt);
+    failed = read_params(args, values, &names);
+    va_end(args);
+  }
+  return run_plain(stmt, [&] {
+    if (failed) std::rethrow_exception(failed);
+    require_op(stmt->m_op != stmt_op::add, "mysqlx_stmt_bind()");
+    stmt->m_bind_names = std::move(names); // replaces the previous binds
+    stmt->m_bind_values = std::move(values);
+  });
+}
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_execute(mysqlx_stmt_t* stmt) {
+  return guarded(stmt, static_cast<mysqlx_result_t*>(nullptr), [&] {
+    // The previous result goes first: the official rule, and it frees the
+    // connection of any rows it left unread.
+    stmt->m_result.reset();
+    mysqlx::Collection& coll = stmt->m_coll.m_coll;
+    auto r = std::make_unique<mysqlx_result_struct>(stmt->m_coll.m_owner.m_owner);
+    r->m_stmt = stmt;
+    const bool all = stmt->m_where.empty();
+    switch (stmt->m_op) {
+    case stmt_op::find: {
+      mysqlx::CollectionFind f = all ? coll.find() : coll.find(stmt->m_where);
+      if (!stmt->m_projection.empty()) f.fields(mysqlx::expr(stmt->m_projection));
+      apply_common(f, *stmt);
+      if (stmt->m_offset != 0) f.offset(stmt->m_offset);
+      r->m_docs.emplace(f.execute());
+      break;
+    }
+    case stmt_op::remove: {
+      mysqlx::CollectionRemove rm = coll.remove(all ? std::string("true") : stmt->m_where);
+      apply_common(rm, *stmt);
+      r->m_plain.emplace(rm.execute());
+      break;
+    }
+    case stmt_op::add: {
+      if (stmt->m_docs.empty())
+        throw c_error(0, "No documents to add: see mysqlx_set_add_document()");
+      r->m_plain.emplace(coll.add(stmt->m_docs).execute());
+      r->m_ids = r->m_plain->getGeneratedIds();
+      break;
+    }
+    }
+    stmt->m_result = std::move(r);
+    return stmt->m_result.get();
   });
 }
 

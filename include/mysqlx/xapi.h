@@ -25,7 +25,10 @@
  *   - an error returned by a failed mysqlx_get_session*() or
  *     mysqlx_get_client_from_url(): mysqlx_free();
  *   - a result: mysqlx_free() (or mysqlx_result_free()) when it is no longer
- *     needed, or at the latest by closing its session.
+ *     needed, or at the latest by closing its session;
+ *   - a statement handle: mysqlx_free(), or by closing its session. It owns
+ *     the result of its last mysqlx_execute(), which the next one (or
+ *     freeing the statement) frees.
  * Schema and collection handles are owned by their session: asking for the
  * same name again returns the same handle, mysqlx_free() leaves them alone,
  * and they live until the session is closed. Rows belong to their result.
@@ -103,7 +106,15 @@ typedef enum mysqlx_data_type_enum {
   MYSQLX_TYPE_EXPR = 101      /**< an expression (not accepted by mysqlx_sql_param()) */
 } mysqlx_data_type_t;
 
-/** @name Typed values for the `...` lists of mysqlx_sql_param() */
+/** Sort directions for mysqlx_set_order_by(). */
+typedef enum mysqlx_sort_direction_enum {
+  SORT_ORDER_ASC = 1, /**< ascending */
+  SORT_ORDER_DESC = 2 /**< descending */
+} mysqlx_sort_direction_t;
+#define PARAM_SORT_ASC(A) A, SORT_ORDER_ASC
+#define PARAM_SORT_DESC(A) A, SORT_ORDER_DESC
+
+/** @name Typed values for the `...` lists of mysqlx_sql_param() and mysqlx_stmt_bind() */
 /**@{*/
 #define PARAM_SINT(A) (void*)MYSQLX_TYPE_SINT, (int64_t)A
 #define PARAM_UINT(A) (void*)MYSQLX_TYPE_UINT, (uint64_t)A
@@ -137,6 +148,8 @@ typedef struct mysqlx_session_struct mysqlx_session_t;
 typedef struct mysqlx_schema_struct mysqlx_schema_t;
 /** A collection of a schema. */
 typedef struct mysqlx_collection_struct mysqlx_collection_t;
+/** A statement built step by step, then run by mysqlx_execute(). */
+typedef struct mysqlx_stmt_struct mysqlx_stmt_t;
 /** The result of a statement: row sets, documents, generated ids. */
 typedef struct mysqlx_result_struct mysqlx_result_t;
 /** A row of a result. */
@@ -307,6 +320,54 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_collection_remove(mysqlx_collection_t* coll
 */
 MYSQLX_C_API mysqlx_result_t* mysqlx_collection_find(mysqlx_collection_t* collection,
                                                      const char* criteria);
+
+/* ---------------------------------------------------------------------------
+ * Statement handles (collections: find, add, remove)
+ */
+
+/** A find on the collection, to set up and run with mysqlx_execute(). NULL with the error on the
+ * collection. */
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_find_new(mysqlx_collection_t* collection);
+/** An add: documents come from mysqlx_set_add_document(). */
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_add_new(mysqlx_collection_t* collection);
+/** A remove: of every document, unless mysqlx_set_where() says which. */
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_remove_new(mysqlx_collection_t* collection);
+
+/*
+  The setters below return RESULT_OK, or RESULT_ERROR with the error on the
+  statement (also for a setter the statement does not take, such as a
+  condition for an add). Each replaces what the same setter set before,
+  except mysqlx_set_add_document(), which appends.
+*/
+
+/** The condition of a find or remove ("n > :min"); NULL or empty: every document. */
+MYSQLX_C_API int mysqlx_set_where(mysqlx_stmt_t* stmt, const char* where_expr);
+/**
+  The order of a find or remove: (expression, direction) pairs ended by
+  PARAM_END, e.g. `mysqlx_set_order_by(st, PARAM_SORT_DESC("n"), PARAM_END)`.
+*/
+MYSQLX_C_API int mysqlx_set_order_by(mysqlx_stmt_t* stmt, ...);
+/** At most `row_count` documents, skipping `offset` first (find; a remove takes offset 0 only). */
+MYSQLX_C_API int mysqlx_set_limit_and_offset(mysqlx_stmt_t* stmt, uint64_t row_count,
+                                             uint64_t offset);
+/** A find's projection, a document expression: "{\"a\": n, \"b\": $.x.y}"; NULL or empty: none. */
+MYSQLX_C_API int mysqlx_set_find_projection(mysqlx_stmt_t* stmt, const char* proj);
+/** Appends a document (JSON text) to an add. */
+MYSQLX_C_API int mysqlx_set_add_document(mysqlx_stmt_t* stmt, const char* json_doc);
+/**
+  Values of the condition's named parameters (find, remove): (name, value)
+  triplets ended by PARAM_END, e.g.
+  `mysqlx_stmt_bind(st, "min", PARAM_SINT(2), PARAM_END)`; replaces the
+  previous call's values.
+*/
+MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...);
+/**
+  Runs the statement as set up so far (it can be changed and run again).
+  Returns its result, which the statement owns (freed by the next
+  mysqlx_execute() or with the statement; mysqlx_free() frees it earlier),
+  or NULL with the error on the statement.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_execute(mysqlx_stmt_t* stmt);
 
 /* ---------------------------------------------------------------------------
  * Results
@@ -491,7 +552,8 @@ MYSQLX_C_API const char* mysqlx_error_message(void* obj);
 MYSQLX_C_API unsigned int mysqlx_error_num(void* obj);
 
 /**
-  Frees a result, or an error returned by a failed mysqlx_get_session*().
+  Frees a result, a statement handle (and its result), or an error returned
+  by a failed mysqlx_get_session*() or mysqlx_get_client_from_url().
   Schemas, collections, rows and errors that belong to another handle are
   left alone (they go with their session); use mysqlx_session_close() for a
   session. NULL is ignored.

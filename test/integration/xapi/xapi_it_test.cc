@@ -44,6 +44,7 @@ const xapi_case cases[] = {
     {"column_metadata", xt_column_metadata},
     {"warnings", xt_warnings},
     {"client_pool", xt_client_pool},
+    {"statements", xt_statements},
 };
 
 // ctest lists each case by its name, not by the bytes of its parameters.

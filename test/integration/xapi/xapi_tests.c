@@ -988,3 +988,104 @@ void xt_client_pool(const xt_config* cfg, xt_result* out) {
   mysqlx_session_close(s1);
   mysqlx_client_close(cli);
 }
+
+void xt_statements(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_collection_t* c;
+  mysqlx_stmt_t* st;
+  mysqlx_result_t* r;
+  const char* doc;
+  const char* id;
+  char id_copy[64];
+  size_t num = 0;
+  uint64_t n = 0;
+
+  if (s == NULL) return;
+  c = mysqlx_get_collection(mysqlx_get_schema(s, cfg->schema, 0), "docs", 0);
+  CHECK(c != NULL);
+
+  /* An add built up document by document. */
+  st = mysqlx_collection_add_new(c);
+  CHECK_H(st != NULL, c);
+  CHECK(mysqlx_execute(st) == NULL); /* no documents yet */
+  CHECK(mysqlx_error_message(st) != NULL);
+  CHECK_H(mysqlx_set_add_document(st, "{\"_id\": \"a\", \"n\": 1}") == RESULT_OK, st);
+  CHECK_H(mysqlx_set_add_document(st, "{\"n\": 2}") == RESULT_OK, st);
+  CHECK(mysqlx_set_add_document(st, "") == RESULT_ERROR);
+  CHECK(strcmp(mysqlx_error_message(st), MYSQLX_ERROR_EMPTY_JSON) == 0);
+  CHECK(mysqlx_set_where(st, "n > 1") == RESULT_ERROR); /* not for an add */
+  CHECK(mysqlx_error_message(st) != NULL);
+  r = mysqlx_execute(st);
+  CHECK_H(r != NULL, st);
+  id = mysqlx_fetch_generated_id(r);
+  CHECK(id != NULL && strlen(id) == cfg->id_length && strlen(id) < sizeof id_copy);
+  strcpy(id_copy, id); /* the id is the result's, which goes with the statement */
+  CHECK(mysqlx_fetch_generated_id(r) == NULL);
+  mysqlx_free(st); /* and its result */
+  r = mysqlx_collection_add(c, "{\"_id\": \"c\", \"n\": 3}", "{\"_id\": \"d\", \"n\": 4}",
+                            PARAM_END);
+  CHECK_H(r != NULL, c);
+  mysqlx_free(r);
+
+  /* A find: condition with a named parameter, order, limit and offset. */
+  st = mysqlx_collection_find_new(c);
+  CHECK_H(st != NULL, c);
+  CHECK_H(mysqlx_set_where(st, "n > :min") == RESULT_OK, st);
+  CHECK_H(mysqlx_stmt_bind(st, "min", PARAM_SINT(1), PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_order_by(st, PARAM_SORT_DESC("n"), PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_limit_and_offset(st, 2, 1) == RESULT_OK, st);
+  r = mysqlx_execute(st);
+  CHECK_H(r != NULL, st);
+  doc = mysqlx_json_fetch_one(r, NULL); /* 4, 3, 2: skip one, take two */
+  CHECK(doc != NULL && strstr(doc, "\"c\"") != NULL);
+  doc = mysqlx_json_fetch_one(r, NULL);
+  CHECK(doc != NULL && strstr(doc, id_copy) != NULL);
+  CHECK(mysqlx_json_fetch_one(r, NULL) == NULL);
+
+  /* Changed and run again: the previous result is replaced. */
+  CHECK_H(mysqlx_stmt_bind(st, "min", PARAM_SINT(3), PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_limit_and_offset(st, 10, 0) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_find_projection(st, "{\"val\": n}") == RESULT_OK, st);
+  r = mysqlx_execute(st);
+  CHECK_H(r != NULL, st);
+  doc = mysqlx_json_fetch_one(r, NULL);
+  CHECK(doc != NULL && strstr(doc, "\"val\"") != NULL && strstr(doc, "_id") == NULL);
+  CHECK(mysqlx_json_fetch_one(r, NULL) == NULL);
+  mysqlx_free(r); /* freed early: the statement lives on */
+  CHECK_H(mysqlx_set_where(st, NULL) == RESULT_OK, st);
+  CHECK_H(mysqlx_stmt_bind(st, PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_find_projection(st, NULL) == RESULT_OK, st);
+  r = mysqlx_execute(st);
+  CHECK_H(r != NULL, st);
+  CHECK_H(mysqlx_store_result(r, &num) == RESULT_OK, r);
+  CHECK(num == 4);
+
+  /* Setters a find does not take, and lists that are wrong. */
+  CHECK(mysqlx_set_add_document(st, "{}") == RESULT_ERROR);
+  CHECK(mysqlx_set_order_by(st, "n", 7, PARAM_END) == RESULT_ERROR);
+  CHECK(mysqlx_error_message(st) != NULL);
+  CHECK(mysqlx_stmt_bind(st, "min", PARAM_END) == RESULT_ERROR);
+  CHECK(mysqlx_error_message(st) != NULL);
+  CHECK_H(mysqlx_set_where(st, "n >") == RESULT_OK, st); /* parsed when run */
+  CHECK(mysqlx_execute(st) == NULL);
+  CHECK(mysqlx_error_message(st) != NULL);
+  /* A statement left for the session to free. */
+
+  /* A remove: condition, order and limit (no offset). */
+  st = mysqlx_collection_remove_new(c);
+  CHECK_H(st != NULL, c);
+  CHECK_H(mysqlx_set_where(st, "n >= :k") == RESULT_OK, st);
+  CHECK_H(mysqlx_stmt_bind(st, "k", PARAM_SINT(2), PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_order_by(st, PARAM_SORT_ASC("n"), PARAM_END) == RESULT_OK, st);
+  CHECK(mysqlx_set_limit_and_offset(st, 1, 5) == RESULT_ERROR);
+  CHECK_H(mysqlx_set_limit_and_offset(st, 1, 0) == RESULT_OK, st);
+  CHECK(mysqlx_set_find_projection(st, "{\"a\": n}") == RESULT_ERROR);
+  r = mysqlx_execute(st);
+  CHECK_H(r != NULL, st);
+  CHECK(mysqlx_get_affected_count(r) == 1); /* n = 2 only */
+  CHECK_H(mysqlx_collection_count(c, &n) == RESULT_OK, c);
+  CHECK(n == 3);
+  doc = find_one(c, "n = 1");
+  CHECK(doc != NULL && strstr(doc, "\"a\"") != NULL);
+  mysqlx_session_close(s);
+}

@@ -45,6 +45,7 @@ xt_test_fn xt_result_sets_and_counts;
 xt_test_fn xt_column_metadata;
 xt_test_fn xt_warnings;
 xt_test_fn xt_client_pool;
+xt_test_fn xt_statements;
 
 #ifdef __cplusplus
 }
