@@ -162,7 +162,13 @@ struct mysqlx_schema_struct final : mysqlx::xapi::diag_handle {
 // A statement handle: its parts, set in any order; mysqlx_execute() builds
 // and runs the devapi statement. It owns its last result.
 struct mysqlx_stmt_struct final : mysqlx::xapi::diag_handle {
-  enum class op { find, add, remove };
+  enum class op { find, add, remove, modify };
+  // One change of a modify, applied in the order given.
+  struct change {
+    enum kind_t { set, unset, array_insert, array_append, array_delete, patch } kind;
+    std::string path; // the JSON patch's text for `patch`
+    mysqlx::Value value;
+  };
   mysqlx_stmt_struct(mysqlx_collection_struct& c, op o) : m_coll(c), m_op(o) {}
   void free_by_user() noexcept override;
 
@@ -174,6 +180,7 @@ struct mysqlx_stmt_struct final : mysqlx::xapi::diag_handle {
   std::uint64_t m_offset = 0;
   std::string m_projection; // empty: the whole document
   std::vector<std::string> m_docs;
+  std::vector<change> m_changes;
   std::vector<std::string> m_bind_names;
   std::vector<mysqlx::Value> m_bind_values;
   std::unique_ptr<mysqlx_result_struct> m_result;

@@ -220,8 +220,11 @@ namespace {
 // the exception to rethrow.
 // With `names`, each value comes after its name (mysqlx_stmt_bind()'s
 // triplets) and a NULL name ends the list.
+// With `allow_expr`, MYSQLX_TYPE_EXPR (PARAM_EXPR) gives an expression
+// (modify's values); SQL and bound values take none.
 std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out,
-                               std::vector<std::string>* names = nullptr) noexcept {
+                               std::vector<std::string>* names = nullptr,
+                               bool allow_expr = false) noexcept {
   try {
     for (;;) {
       if (names != nullptr) {
@@ -256,6 +259,13 @@ std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out,
         const char* s = va_arg(args, const char*);
         if (s == nullptr) throw c_error(0, "PARAM_STRING(NULL): use PARAM_NULL() for NULL");
         out.emplace_back(std::string(s));
+        break;
+      }
+      case MYSQLX_TYPE_EXPR: {
+        if (!allow_expr) throw c_error(0, "PARAM_EXPR (type 101) is only for modify's values");
+        const char* e = va_arg(args, const char*);
+        if (e == nullptr || *e == '\0') throw c_error(0, "PARAM_EXPR of an empty expression");
+        out.emplace_back(mysqlx::expr(e));
         break;
       }
       case MYSQLX_TYPE_BYTES: {
@@ -407,6 +417,7 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_collection_remove(mysqlx_collection_t* coll
 namespace {
 
 using stmt_op = mysqlx_stmt_struct::op;
+using change = mysqlx_stmt_struct::change;
 
 mysqlx_stmt_t* new_stmt(mysqlx_collection_t* coll, stmt_op op) {
   return guarded(coll, static_cast<mysqlx_stmt_t*>(nullptr), [&] {
@@ -447,6 +458,10 @@ MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_add_new(mysqlx_collection_t* colle
 
 MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_remove_new(mysqlx_collection_t* collection) {
   return new_stmt(collection, stmt_op::remove);
+}
+
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_modify_new(mysqlx_collection_t* collection) {
+  return new_stmt(collection, stmt_op::modify);
 }
 
 MYSQLX_C_API int mysqlx_set_where(mysqlx_stmt_t* stmt, const char* where_expr) {
@@ -491,8 +506,8 @@ MYSQLX_C_API int mysqlx_set_limit_and_offset(mysqlx_stmt_t* stmt, uint64_t row_c
                                              uint64_t offset) {
   return run_plain(stmt, [&] {
     require_op(stmt->m_op != stmt_op::add, "mysqlx_set_limit_and_offset()");
-    if (stmt->m_op == stmt_op::remove && offset != 0)
-      throw c_error(0, "A remove takes a limit but no offset");
+    if (stmt->m_op != stmt_op::find && offset != 0)
+      throw c_error(0, "A remove or modify takes a limit but no offset");
     stmt->m_limit = row_count;
     stmt->m_offset = offset;
   });
@@ -549,6 +564,34 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_execute(mysqlx_stmt_t* stmt) {
       r->m_docs.emplace(f.execute());
       break;
     }
+    case stmt_op::modify: {
+      mysqlx::CollectionModify m = coll.modify(all ? std::string("true") : stmt->m_where);
+      for (const auto& c : stmt->m_changes) {
+        switch (c.kind) {
+        case change::set:
+          m.set(c.path, c.value);
+          break;
+        case change::unset:
+          m.unset(c.path);
+          break;
+        case change::array_insert:
+          m.arrayInsert(c.path, c.value);
+          break;
+        case change::array_append:
+          m.arrayAppend(c.path, c.value);
+          break;
+        case change::array_delete:
+          m.arrayDelete(c.path);
+          break;
+        case change::patch:
+          m.patch(c.path);
+          break;
+        }
+      }
+      apply_common(m, *stmt);
+      r->m_plain.emplace(m.execute());
+      break;
+    }
     case stmt_op::remove: {
       mysqlx::CollectionRemove rm = coll.remove(all ? std::string("true") : stmt->m_where);
       apply_common(rm, *stmt);
@@ -566,6 +609,145 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_execute(mysqlx_stmt_t* stmt) {
     stmt->m_result = std::move(r);
     return stmt->m_result.get();
   });
+}
+
+} // extern "C"
+
+// ---------------------------------------------------------------------------
+// Modify: changes given as (path, type, value) triplets or as paths.
+
+namespace {
+
+// Reads (path, value) triplets or, without values, paths, up to PARAM_END.
+std::exception_ptr read_changes(va_list& args, change::kind_t kind, bool with_values,
+                                std::vector<change>& out) noexcept {
+  try {
+    if (with_values) {
+      std::vector<mysqlx::Value> values;
+      std::vector<std::string> paths;
+      if (auto e = read_params(args, values, &paths, true)) return e;
+      for (std::size_t i = 0; i < paths.size(); ++i)
+        out.push_back({kind, std::move(paths[i]), std::move(values[i])});
+    } else {
+      for (const char* p = va_arg(args, const char*); p != nullptr; p = va_arg(args, const char*)) {
+        if (*p == '\0') throw c_error(0, "An empty field path");
+        out.push_back({kind, p, mysqlx::Value()});
+      }
+    }
+    if (out.empty()) throw c_error(0, "No fields: the list holds only PARAM_END");
+    return nullptr;
+  } catch (...) {
+    return std::current_exception();
+  }
+}
+
+// Adds the changes read to a modify statement; RESULT_OK or RESULT_ERROR on it.
+int add_changes(mysqlx_stmt_t* stmt, std::exception_ptr failed, std::vector<change>& changes) {
+  return run_plain(stmt, [&] {
+    if (failed) std::rethrow_exception(failed);
+    require_op(stmt->m_op == stmt_op::modify, "A modify's change");
+    for (auto& c : changes) stmt->m_changes.push_back(std::move(c));
+  });
+}
+
+// A one-shot modify: the statement built, run, and its result handed to the
+// session, with any error on the collection.
+mysqlx_result_t* modify_now(mysqlx_collection_t* coll, const char* criteria,
+                            std::exception_ptr failed, std::vector<change>& changes) {
+  return guarded(coll, static_cast<mysqlx_result_t*>(nullptr), [&] {
+    if (failed) std::rethrow_exception(failed);
+    mysqlx_stmt_struct st(*coll, stmt_op::modify);
+    st.m_where = criteria == nullptr ? "" : criteria;
+    st.m_changes = std::move(changes);
+    mysqlx_result_t* r = mysqlx_execute(&st);
+    if (r == nullptr) {
+      // The statement's error becomes the collection's.
+      coll->m_error.set(st.m_error.num(), st.m_error.message() ? st.m_error.message() : "");
+      return static_cast<mysqlx_result_t*>(nullptr);
+    }
+    r->m_stmt = nullptr; // the session owns it from now on
+    return coll->m_owner.m_owner.adopt(std::move(st.m_result));
+  });
+}
+
+} // namespace
+
+#define XAPI_READ_CHANGES(LAST, KIND, WITH_VALUES)                                                 \
+  std::vector<change> changes;                                                                     \
+  std::exception_ptr failed;                                                                       \
+  {                                                                                                \
+    va_list args;                                                                                  \
+    va_start(args, LAST);                                                                          \
+    failed = read_changes(args, KIND, WITH_VALUES, changes);                                       \
+    va_end(args);                                                                                  \
+  }
+
+extern "C" {
+
+MYSQLX_C_API int mysqlx_set_modify_set(mysqlx_stmt_t* stmt, ...) {
+  if (stmt == nullptr) return RESULT_ERROR;
+  XAPI_READ_CHANGES(stmt, change::set, true)
+  return add_changes(stmt, failed, changes);
+}
+
+MYSQLX_C_API int mysqlx_set_modify_unset(mysqlx_stmt_t* stmt, ...) {
+  if (stmt == nullptr) return RESULT_ERROR;
+  XAPI_READ_CHANGES(stmt, change::unset, false)
+  return add_changes(stmt, failed, changes);
+}
+
+MYSQLX_C_API int mysqlx_set_modify_array_insert(mysqlx_stmt_t* stmt, ...) {
+  if (stmt == nullptr) return RESULT_ERROR;
+  XAPI_READ_CHANGES(stmt, change::array_insert, true)
+  return add_changes(stmt, failed, changes);
+}
+
+MYSQLX_C_API int mysqlx_set_modify_array_append(mysqlx_stmt_t* stmt, ...) {
+  if (stmt == nullptr) return RESULT_ERROR;
+  XAPI_READ_CHANGES(stmt, change::array_append, true)
+  return add_changes(stmt, failed, changes);
+}
+
+MYSQLX_C_API int mysqlx_set_modify_array_delete(mysqlx_stmt_t* stmt, ...) {
+  if (stmt == nullptr) return RESULT_ERROR;
+  XAPI_READ_CHANGES(stmt, change::array_delete, false)
+  return add_changes(stmt, failed, changes);
+}
+
+MYSQLX_C_API int mysqlx_set_modify_patch(mysqlx_stmt_t* stmt, const char* patch_spec) {
+  return run_plain(stmt, [&] {
+    require_op(stmt->m_op == stmt_op::modify, "mysqlx_set_modify_patch()");
+    if (patch_spec == nullptr || *patch_spec == '\0') throw c_error(0, MYSQLX_ERROR_EMPTY_JSON);
+    stmt->m_changes.push_back({change::patch, patch_spec, mysqlx::Value()});
+  });
+}
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_set(mysqlx_collection_t* collection,
+                                                           const char* criteria, ...) {
+  if (collection == nullptr) return nullptr;
+  XAPI_READ_CHANGES(criteria, change::set, true)
+  return modify_now(collection, criteria, failed, changes);
+}
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_unset(mysqlx_collection_t* collection,
+                                                             const char* criteria, ...) {
+  if (collection == nullptr) return nullptr;
+  XAPI_READ_CHANGES(criteria, change::unset, false)
+  return modify_now(collection, criteria, failed, changes);
+}
+
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_patch(mysqlx_collection_t* collection,
+                                                             const char* criteria,
+                                                             const char* patch_spec) {
+  std::vector<change> changes;
+  std::exception_ptr failed;
+  try {
+    if (patch_spec == nullptr || *patch_spec == '\0') throw c_error(0, MYSQLX_ERROR_EMPTY_JSON);
+    changes.push_back({change::patch, patch_spec, mysqlx::Value()});
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  return modify_now(collection, criteria, failed, changes);
 }
 
 } // extern "C"

@@ -123,6 +123,8 @@ typedef enum mysqlx_sort_direction_enum {
 #define PARAM_BYTES(DATA, SIZE) (void*)MYSQLX_TYPE_BYTES, (void*)DATA, (size_t)SIZE
 #define PARAM_STRING(A) (void*)MYSQLX_TYPE_STRING, A
 #define PARAM_NULL() (void*)MYSQLX_TYPE_NULL
+/** An expression, for the values of a modify only (e.g. "n + 1"). */
+#define PARAM_EXPR(A) (void*)MYSQLX_TYPE_EXPR, A
 /**@}*/
 
 /** @name Error numbers and messages of the C layer's own checks */
@@ -321,8 +323,22 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_collection_remove(mysqlx_collection_t* coll
 MYSQLX_C_API mysqlx_result_t* mysqlx_collection_find(mysqlx_collection_t* collection,
                                                      const char* criteria);
 
+/**
+  One-shot modifies of the documents matching `criteria` (NULL: all), with
+  the changes as for mysqlx_set_modify_set(), mysqlx_set_modify_unset() and
+  mysqlx_set_modify_patch(). Return the result (see
+  mysqlx_get_affected_count()), or NULL with the error on the collection.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_set(mysqlx_collection_t* collection,
+                                                           const char* criteria, ...);
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_unset(mysqlx_collection_t* collection,
+                                                             const char* criteria, ...);
+MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_patch(mysqlx_collection_t* collection,
+                                                             const char* criteria,
+                                                             const char* patch_spec);
+
 /* ---------------------------------------------------------------------------
- * Statement handles (collections: find, add, remove)
+ * Statement handles (collections: find, add, remove, modify)
  */
 
 /** A find on the collection, to set up and run with mysqlx_execute(). NULL with the error on the
@@ -332,6 +348,12 @@ MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_find_new(mysqlx_collection_t* coll
 MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_add_new(mysqlx_collection_t* collection);
 /** A remove: of every document, unless mysqlx_set_where() says which. */
 MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_remove_new(mysqlx_collection_t* collection);
+/**
+  A modify: of every document unless mysqlx_set_where() says which; its
+  changes come from the mysqlx_set_modify_*() calls, applied in the order
+  given (each call adds to the ones before).
+*/
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_modify_new(mysqlx_collection_t* collection);
 
 /*
   The setters below return RESULT_OK, or RESULT_ERROR with the error on the
@@ -340,18 +362,37 @@ MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_remove_new(mysqlx_collection_t* co
   except mysqlx_set_add_document(), which appends.
 */
 
-/** The condition of a find or remove ("n > :min"); NULL or empty: every document. */
+/** The condition of a find, remove or modify ("n > :min"); NULL or empty: every document. */
 MYSQLX_C_API int mysqlx_set_where(mysqlx_stmt_t* stmt, const char* where_expr);
 /**
   The order of a find or remove: (expression, direction) pairs ended by
   PARAM_END, e.g. `mysqlx_set_order_by(st, PARAM_SORT_DESC("n"), PARAM_END)`.
 */
 MYSQLX_C_API int mysqlx_set_order_by(mysqlx_stmt_t* stmt, ...);
-/** At most `row_count` documents, skipping `offset` first (find; a remove takes offset 0 only). */
+/** At most `row_count` documents, skipping `offset` first (find; remove and modify take offset 0
+ * only). */
 MYSQLX_C_API int mysqlx_set_limit_and_offset(mysqlx_stmt_t* stmt, uint64_t row_count,
                                              uint64_t offset);
 /** A find's projection, a document expression: "{\"a\": n, \"b\": $.x.y}"; NULL or empty: none. */
 MYSQLX_C_API int mysqlx_set_find_projection(mysqlx_stmt_t* stmt, const char* proj);
+/**
+  A modify's new field values: (path, value) triplets ended by PARAM_END,
+  the value given by a PARAM_*() macro, PARAM_EXPR() included:
+  `mysqlx_set_modify_set(st, "name", PARAM_STRING("x"), "n", PARAM_EXPR("n + 1"), PARAM_END)`.
+*/
+MYSQLX_C_API int mysqlx_set_modify_set(mysqlx_stmt_t* stmt, ...);
+/** Fields a modify removes: paths ended by PARAM_END. */
+MYSQLX_C_API int mysqlx_set_modify_unset(mysqlx_stmt_t* stmt, ...);
+/** Values a modify inserts into arrays, at the positions the paths name ("tags[0]"): triplets as
+ * for mysqlx_set_modify_set(). */
+MYSQLX_C_API int mysqlx_set_modify_array_insert(mysqlx_stmt_t* stmt, ...);
+/** Values a modify appends to the arrays the paths name: triplets as for mysqlx_set_modify_set().
+ */
+MYSQLX_C_API int mysqlx_set_modify_array_append(mysqlx_stmt_t* stmt, ...);
+/** Array elements a modify removes ("tags[1]"): paths ended by PARAM_END. */
+MYSQLX_C_API int mysqlx_set_modify_array_delete(mysqlx_stmt_t* stmt, ...);
+/** A JSON merge patch a modify applies (as the C++ API's patch(): null removes a field). */
+MYSQLX_C_API int mysqlx_set_modify_patch(mysqlx_stmt_t* stmt, const char* patch_spec);
 /** Appends a document (JSON text) to an add. */
 MYSQLX_C_API int mysqlx_set_add_document(mysqlx_stmt_t* stmt, const char* json_doc);
 /**

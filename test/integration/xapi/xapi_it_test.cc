@@ -45,6 +45,7 @@ const xapi_case cases[] = {
     {"warnings", xt_warnings},
     {"client_pool", xt_client_pool},
     {"statements", xt_statements},
+    {"modify", xt_modify},
 };
 
 // ctest lists each case by its name, not by the bytes of its parameters.
@@ -78,8 +79,14 @@ TEST_P(Xapi, RunsInC) {
     s.createSchema(schema).createCollection("docs");
   }
 
-  const xt_config cfg{uri.c_str(),      host.c_str(),   port,       user.c_str(),
-                      password.c_str(), schema.c_str(), c.id_length};
+  const xt_config cfg{uri.c_str(),
+                      host.c_str(),
+                      port,
+                      user.c_str(),
+                      password.c_str(),
+                      schema.c_str(),
+                      c.id_length,
+                      std::string(c.uri_env) == "MYSQLX_TEST_URI_57" ? 1 : 0};
   xt_result result{};
   t.fn(&cfg, &result);
   EXPECT_STREQ(result.message, "") << t.name << " on " << c.name;

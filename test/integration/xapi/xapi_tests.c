@@ -1089,3 +1089,100 @@ void xt_statements(const xt_config* cfg, xt_result* out) {
   CHECK(doc != NULL && strstr(doc, "\"a\"") != NULL);
   mysqlx_session_close(s);
 }
+
+/* How many documents `criteria` finds (-1 on an error). */
+static long count_where(mysqlx_collection_t* c, const char* criteria) {
+  size_t num = 0;
+  mysqlx_result_t* r = mysqlx_collection_find(c, criteria);
+  if (r == NULL) return -1;
+  if (mysqlx_get_count(r, &num) != RESULT_OK) return -1;
+  mysqlx_free(r);
+  return (long)num;
+}
+
+void xt_modify(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_collection_t* c;
+  mysqlx_stmt_t* st;
+  mysqlx_result_t* r;
+
+  if (s == NULL) return;
+  c = mysqlx_get_collection(mysqlx_get_schema(s, cfg->schema, 0), "docs", 0);
+  CHECK(c != NULL);
+  r = mysqlx_collection_add(c, "{\"_id\": \"a\", \"n\": 1, \"tags\": [\"x\"]}",
+                            "{\"_id\": \"b\", \"n\": 2, \"tags\": [\"y\"]}", PARAM_END);
+  CHECK_H(r != NULL, c);
+
+  /* Values, an expression, array changes, in the order given. */
+  st = mysqlx_collection_modify_new(c);
+  CHECK_H(st != NULL, c);
+  CHECK_H(mysqlx_set_where(st, "_id = :id") == RESULT_OK, st);
+  CHECK_H(mysqlx_stmt_bind(st, "id", PARAM_STRING("a"), PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_modify_set(st, "name", PARAM_STRING("alpha"), "n", PARAM_EXPR("n + 10"),
+                                PARAM_END) == RESULT_OK,
+          st);
+  CHECK_H(mysqlx_set_modify_array_append(st, "tags", PARAM_STRING("z"), PARAM_END) == RESULT_OK,
+          st);
+  CHECK_H(mysqlx_set_modify_array_insert(st, "tags[0]", PARAM_SINT(0), PARAM_END) == RESULT_OK, st);
+  CHECK(mysqlx_set_limit_and_offset(st, 1, 1) == RESULT_ERROR); /* no offset */
+  r = mysqlx_execute(st);
+  CHECK_H(r != NULL, st);
+  CHECK(mysqlx_get_affected_count(r) == 1);
+  CHECK(count_where(c, "n = 11 AND name = 'alpha' AND tags[0] = 0 AND tags[1] = 'x' AND "
+                       "tags[2] = 'z'") == 1);
+  mysqlx_free(st);
+
+  /* Removing fields and array elements. */
+  st = mysqlx_collection_modify_new(c);
+  CHECK_H(st != NULL, c);
+  CHECK_H(mysqlx_set_where(st, "_id = 'a'") == RESULT_OK, st);
+  CHECK_H(mysqlx_set_modify_unset(st, "name", PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_modify_array_delete(st, "tags[0]", PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_execute(st) != NULL, st);
+  CHECK(count_where(c, "name = 'alpha'") == 0);
+  CHECK(count_where(c, "_id = 'a' AND tags[0] = 'x'") == 1);
+
+  /* Errors: on the statement, or on the collection for one-shots. */
+  CHECK(mysqlx_set_modify_set(st, PARAM_END) == RESULT_ERROR);
+  CHECK(mysqlx_error_message(st) != NULL);
+  CHECK(mysqlx_stmt_bind(st, "id", PARAM_EXPR("1"), PARAM_END) == RESULT_ERROR);
+  CHECK(mysqlx_set_modify_patch(st, "") == RESULT_ERROR);
+  CHECK(strcmp(mysqlx_error_message(st), MYSQLX_ERROR_EMPTY_JSON) == 0);
+  mysqlx_free(st);
+  st = mysqlx_collection_find_new(c);
+  CHECK_H(st != NULL, c);
+  CHECK(mysqlx_set_modify_set(st, "n", PARAM_SINT(1), PARAM_END) == RESULT_ERROR);
+  CHECK(mysqlx_error_message(st) != NULL);
+  st = mysqlx_collection_modify_new(c);
+  CHECK_H(st != NULL, c);
+  CHECK(mysqlx_execute(st) == NULL); /* no change */
+  CHECK(mysqlx_error_message(st) != NULL);
+  CHECK(mysqlx_collection_modify_set(c, "n >", "n", PARAM_SINT(1), PARAM_END) == NULL);
+  CHECK(mysqlx_error_message(c) != NULL);
+  CHECK(mysqlx_collection_modify_set(c, NULL, PARAM_END) == NULL);
+  CHECK(mysqlx_error_message(c) != NULL);
+
+  /* One-shots: patch, set, unset. MySQL 5.7 has no merge patch (5051),
+     which comes back as the collection's error. */
+  r = mysqlx_collection_modify_patch(c, "_id = 'b'", "{\"p\": 1, \"n\": null}");
+  if (cfg->server_57) {
+    CHECK(r == NULL && mysqlx_error_num(c) == 5051);
+    r = mysqlx_collection_modify_set(c, "_id = 'b'", "p", PARAM_SINT(1), PARAM_END);
+    CHECK_H(r != NULL, c);
+    r = mysqlx_collection_modify_unset(c, "_id = 'b'", "n", PARAM_END);
+  }
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_get_affected_count(r) == 1);
+  CHECK(count_where(c, "p = 1 AND _id = 'b'") == 1);
+  CHECK(count_where(c, "n = 2") == 0);
+  r = mysqlx_collection_modify_set(c, "_id = 'b'", "q", PARAM_SINT(5), PARAM_END);
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_get_affected_count(r) == 1);
+  CHECK(count_where(c, "q = 5") == 1);
+  r = mysqlx_collection_modify_unset(c, NULL, "q", "p", PARAM_END);
+  CHECK_H(r != NULL, c);
+  CHECK(mysqlx_get_affected_count(r) == 1);
+  CHECK(count_where(c, "q = 5") == 0);
+  CHECK(mysqlx_error(c) == NULL);
+  mysqlx_session_close(s);
+}

@@ -19,6 +19,7 @@ typedef struct xt_config {
   const char* password;
   const char* schema; /* a schema of the test's own, holding collection "docs" */
   size_t id_length;   /* generated ids: 28 (server) or 32 (connector) */
+  int server_57;      /* 1 on the 5.7-mode server (no merge patch there) */
 } xt_config;
 
 /* What a test reports: empty when it passed, else the first failed check. */
@@ -46,6 +47,7 @@ xt_test_fn xt_column_metadata;
 xt_test_fn xt_warnings;
 xt_test_fn xt_client_pool;
 xt_test_fn xt_statements;
+xt_test_fn xt_modify;
 
 #ifdef __cplusplus
 }
