@@ -402,6 +402,18 @@ MYSQLX_C_API int mysqlx_set_add_document(mysqlx_stmt_t* stmt, const char* json_d
   previous call's values.
 */
 MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...);
+/** @name The setters under the names Connector/C++ 8 also gives them per statement */
+/**@{*/
+#define mysqlx_set_find_criteria mysqlx_set_where
+#define mysqlx_set_find_order_by mysqlx_set_order_by
+#define mysqlx_set_find_limit_and_offset(STMT, LIM, OFFS)                                          \
+  mysqlx_set_limit_and_offset(STMT, LIM, OFFS)
+#define mysqlx_set_remove_criteria mysqlx_set_where
+#define mysqlx_set_remove_order_by mysqlx_set_order_by
+#define mysqlx_set_remove_limit_and_offset mysqlx_set_limit_and_offset
+#define mysqlx_set_modify_criteria mysqlx_set_where
+/**@}*/
+
 /**
   Runs the statement as set up so far (it can be changed and run again).
   Returns its result, which the statement owns (freed by the next

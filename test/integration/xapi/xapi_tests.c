@@ -1030,10 +1030,11 @@ void xt_statements(const xt_config* cfg, xt_result* out) {
   /* A find: condition with a named parameter, order, limit and offset. */
   st = mysqlx_collection_find_new(c);
   CHECK_H(st != NULL, c);
-  CHECK_H(mysqlx_set_where(st, "n > :min") == RESULT_OK, st);
+  /* (the per-statement names of the setters, as Connector/C++ 8 has them) */
+  CHECK_H(mysqlx_set_find_criteria(st, "n > :min") == RESULT_OK, st);
   CHECK_H(mysqlx_stmt_bind(st, "min", PARAM_SINT(1), PARAM_END) == RESULT_OK, st);
-  CHECK_H(mysqlx_set_order_by(st, PARAM_SORT_DESC("n"), PARAM_END) == RESULT_OK, st);
-  CHECK_H(mysqlx_set_limit_and_offset(st, 2, 1) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_find_order_by(st, PARAM_SORT_DESC("n"), PARAM_END) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_find_limit_and_offset(st, 2, 1) == RESULT_OK, st);
   r = mysqlx_execute(st);
   CHECK_H(r != NULL, st);
   doc = mysqlx_json_fetch_one(r, NULL); /* 4, 3, 2: skip one, take two */
@@ -1074,11 +1075,11 @@ void xt_statements(const xt_config* cfg, xt_result* out) {
   /* A remove: condition, order and limit (no offset). */
   st = mysqlx_collection_remove_new(c);
   CHECK_H(st != NULL, c);
-  CHECK_H(mysqlx_set_where(st, "n >= :k") == RESULT_OK, st);
+  CHECK_H(mysqlx_set_remove_criteria(st, "n >= :k") == RESULT_OK, st);
   CHECK_H(mysqlx_stmt_bind(st, "k", PARAM_SINT(2), PARAM_END) == RESULT_OK, st);
-  CHECK_H(mysqlx_set_order_by(st, PARAM_SORT_ASC("n"), PARAM_END) == RESULT_OK, st);
-  CHECK(mysqlx_set_limit_and_offset(st, 1, 5) == RESULT_ERROR);
-  CHECK_H(mysqlx_set_limit_and_offset(st, 1, 0) == RESULT_OK, st);
+  CHECK_H(mysqlx_set_remove_order_by(st, PARAM_SORT_ASC("n"), PARAM_END) == RESULT_OK, st);
+  CHECK(mysqlx_set_remove_limit_and_offset(st, 1, 5) == RESULT_ERROR);
+  CHECK_H(mysqlx_set_remove_limit_and_offset(st, 1, 0) == RESULT_OK, st);
   CHECK(mysqlx_set_find_projection(st, "{\"a\": n}") == RESULT_ERROR);
   r = mysqlx_execute(st);
   CHECK_H(r != NULL, st);
@@ -1116,7 +1117,7 @@ void xt_modify(const xt_config* cfg, xt_result* out) {
   /* Values, an expression, array changes, in the order given. */
   st = mysqlx_collection_modify_new(c);
   CHECK_H(st != NULL, c);
-  CHECK_H(mysqlx_set_where(st, "_id = :id") == RESULT_OK, st);
+  CHECK_H(mysqlx_set_modify_criteria(st, "_id = :id") == RESULT_OK, st);
   CHECK_H(mysqlx_stmt_bind(st, "id", PARAM_STRING("a"), PARAM_END) == RESULT_OK, st);
   CHECK_H(mysqlx_set_modify_set(st, "name", PARAM_STRING("alpha"), "n", PARAM_EXPR("n + 10"),
                                 PARAM_END) == RESULT_OK,
