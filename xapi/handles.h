@@ -162,18 +162,21 @@ struct mysqlx_schema_struct final : mysqlx::xapi::diag_handle {
 // A statement handle: its parts, set in any order; mysqlx_execute() builds
 // and runs the devapi statement. It owns its last result.
 struct mysqlx_stmt_struct final : mysqlx::xapi::diag_handle {
-  enum class op { find, add, remove, modify };
+  enum class op { find, add, remove, modify, sql };
   // One change of a modify, applied in the order given.
   struct change {
     enum kind_t { set, unset, array_insert, array_append, array_delete, patch } kind;
     std::string path; // the JSON patch's text for `patch`
     mysqlx::Value value;
   };
-  mysqlx_stmt_struct(mysqlx_collection_struct& c, op o) : m_coll(c), m_op(o) {}
+  mysqlx_stmt_struct(mysqlx_session_struct& s, mysqlx_collection_struct* c, op o)
+      : m_sess(s), m_coll(c), m_op(o) {}
   void free_by_user() noexcept override;
 
-  mysqlx_collection_struct& m_coll;
+  mysqlx_session_struct& m_sess;
+  mysqlx_collection_struct* m_coll; // nullptr for SQL
   op m_op;
+  std::string m_query; // SQL
   std::string m_where; // empty: every document
   std::vector<std::string> m_sort;
   std::optional<std::uint64_t> m_limit;

@@ -422,11 +422,16 @@ using change = mysqlx_stmt_struct::change;
 mysqlx_stmt_t* new_stmt(mysqlx_collection_t* coll, stmt_op op) {
   return guarded(coll, static_cast<mysqlx_stmt_t*>(nullptr), [&] {
     mysqlx_session_struct& sess = coll->m_owner.m_owner;
-    auto st = std::make_unique<mysqlx_stmt_struct>(*coll, op);
+    auto st = std::make_unique<mysqlx_stmt_struct>(sess, coll, op);
     mysqlx_stmt_struct* raw = st.get();
     sess.m_stmts.emplace(raw, std::move(st));
     return raw;
   });
+}
+
+// Find, remove and modify take a condition, an order and a limit.
+bool filters(stmt_op op) {
+  return op == stmt_op::find || op == stmt_op::remove || op == stmt_op::modify;
 }
 
 void require_op(bool ok, const char* what) {
@@ -443,10 +448,24 @@ template <typename Stmt> void apply_common(Stmt& s, const mysqlx_stmt_t& st) {
 } // namespace
 
 void mysqlx_stmt_struct::free_by_user() noexcept {
-  m_coll.m_owner.m_owner.m_stmts.erase(this); // destroys *this and its result
+  m_sess.m_stmts.erase(this); // destroys *this and its result
 }
 
 extern "C" {
+
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_sql_new(mysqlx_session_t* sess, const char* query,
+                                           uint32_t length) {
+  return guarded(sess, static_cast<mysqlx_stmt_t*>(nullptr), [&] {
+    require(query, "Query is empty");
+    const std::size_t n = length == MYSQLX_NULL_TERMINATED ? std::strlen(query) : length;
+    if (n == 0) throw c_error(0, "Query is empty");
+    auto st = std::make_unique<mysqlx_stmt_struct>(*sess, nullptr, stmt_op::sql);
+    st->m_query.assign(query, n);
+    mysqlx_stmt_struct* raw = st.get();
+    sess->m_stmts.emplace(raw, std::move(st));
+    return raw;
+  });
+}
 
 MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_find_new(mysqlx_collection_t* collection) {
   return new_stmt(collection, stmt_op::find);
@@ -466,7 +485,7 @@ MYSQLX_C_API mysqlx_stmt_t* mysqlx_collection_modify_new(mysqlx_collection_t* co
 
 MYSQLX_C_API int mysqlx_set_where(mysqlx_stmt_t* stmt, const char* where_expr) {
   return run_plain(stmt, [&] {
-    require_op(stmt->m_op != stmt_op::add, "mysqlx_set_where()");
+    require_op(filters(stmt->m_op), "mysqlx_set_where()");
     stmt->m_where = where_expr == nullptr ? std::string() : std::string(where_expr);
   });
 }
@@ -495,7 +514,7 @@ MYSQLX_C_API int mysqlx_set_order_by(mysqlx_stmt_t* stmt, ...) {
   }
   return run_plain(stmt, [&] {
     if (oom) throw std::bad_alloc();
-    require_op(stmt->m_op != stmt_op::add, "mysqlx_set_order_by()");
+    require_op(filters(stmt->m_op), "mysqlx_set_order_by()");
     if (bad_direction)
       throw c_error(0, "A sort direction must be SORT_ORDER_ASC or SORT_ORDER_DESC");
     stmt->m_sort = std::move(specs);
@@ -505,7 +524,7 @@ MYSQLX_C_API int mysqlx_set_order_by(mysqlx_stmt_t* stmt, ...) {
 MYSQLX_C_API int mysqlx_set_limit_and_offset(mysqlx_stmt_t* stmt, uint64_t row_count,
                                              uint64_t offset) {
   return run_plain(stmt, [&] {
-    require_op(stmt->m_op != stmt_op::add, "mysqlx_set_limit_and_offset()");
+    require_op(filters(stmt->m_op), "mysqlx_set_limit_and_offset()");
     if (stmt->m_op != stmt_op::find && offset != 0)
       throw c_error(0, "A remove or modify takes a limit but no offset");
     stmt->m_limit = row_count;
@@ -535,7 +554,8 @@ MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...) {
   if (stmt != nullptr) {
     va_list args;
     va_start(args, stmt);
-    failed = read_params(args, values, &names);
+    // SQL's values come as (type, value) pairs; CRUD's as (name, type, value).
+    failed = read_params(args, values, stmt->m_op == stmt_op::sql ? nullptr : &names);
     va_end(args);
   }
   return run_plain(stmt, [&] {
@@ -551,8 +571,13 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_execute(mysqlx_stmt_t* stmt) {
     // The previous result goes first: the official rule, and it frees the
     // connection of any rows it left unread.
     stmt->m_result.reset();
-    mysqlx::Collection& coll = stmt->m_coll.m_coll;
-    auto r = std::make_unique<mysqlx_result_struct>(stmt->m_coll.m_owner.m_owner);
+    auto r = std::make_unique<mysqlx_result_struct>(stmt->m_sess);
+    if (stmt->m_op == stmt_op::sql) {
+      r->m_sql.emplace(stmt->m_sess.m_sess.sql(stmt->m_query).bind(stmt->m_bind_values).execute());
+      stmt->m_result = std::move(r);
+      return stmt->m_result.get();
+    }
+    mysqlx::Collection& coll = stmt->m_coll->m_coll;
     r->m_stmt = stmt;
     const bool all = stmt->m_where.empty();
     switch (stmt->m_op) {
@@ -598,6 +623,8 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_execute(mysqlx_stmt_t* stmt) {
       r->m_plain.emplace(rm.execute());
       break;
     }
+    case stmt_op::sql:
+      break; // run above
     case stmt_op::add: {
       if (stmt->m_docs.empty())
         throw c_error(0, "No documents to add: see mysqlx_set_add_document()");
@@ -656,7 +683,7 @@ mysqlx_result_t* modify_now(mysqlx_collection_t* coll, const char* criteria,
                             std::exception_ptr failed, std::vector<change>& changes) {
   return guarded(coll, static_cast<mysqlx_result_t*>(nullptr), [&] {
     if (failed) std::rethrow_exception(failed);
-    mysqlx_stmt_struct st(*coll, stmt_op::modify);
+    mysqlx_stmt_struct st(coll->m_owner.m_owner, coll, stmt_op::modify);
     st.m_where = criteria == nullptr ? "" : criteria;
     st.m_changes = std::move(changes);
     mysqlx_result_t* r = mysqlx_execute(&st);

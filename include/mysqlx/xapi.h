@@ -287,6 +287,15 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_sql(mysqlx_session_t* sess, const char* que
 MYSQLX_C_API mysqlx_result_t* mysqlx_sql_param(mysqlx_session_t* sess, const char* query,
                                                size_t query_len, ...);
 
+/**
+  An SQL statement handle, to run with mysqlx_execute(), again if wanted,
+  with values for its `?` placeholders from mysqlx_stmt_bind() (as
+  (type, value) pairs). `length` as for mysqlx_sql(). NULL with the error on
+  the session.
+*/
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_sql_new(mysqlx_session_t* sess, const char* query,
+                                           uint32_t length);
+
 /* ---------------------------------------------------------------------------
  * Collections
  */
@@ -396,10 +405,11 @@ MYSQLX_C_API int mysqlx_set_modify_patch(mysqlx_stmt_t* stmt, const char* patch_
 /** Appends a document (JSON text) to an add. */
 MYSQLX_C_API int mysqlx_set_add_document(mysqlx_stmt_t* stmt, const char* json_doc);
 /**
-  Values of the condition's named parameters (find, remove): (name, value)
-  triplets ended by PARAM_END, e.g.
-  `mysqlx_stmt_bind(st, "min", PARAM_SINT(2), PARAM_END)`; replaces the
-  previous call's values.
+  Values of the condition's named parameters (find, remove, modify): (name,
+  value) triplets ended by PARAM_END, e.g.
+  `mysqlx_stmt_bind(st, "min", PARAM_SINT(2), PARAM_END)`; for SQL, the
+  values of the `?` placeholders in order, as for mysqlx_sql_param(). Replaces
+  the previous call's values.
 */
 MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...);
 /** @name The setters under the names Connector/C++ 8 also gives them per statement */

@@ -46,6 +46,7 @@ const xapi_case cases[] = {
     {"client_pool", xt_client_pool},
     {"statements", xt_statements},
     {"modify", xt_modify},
+    {"sql_statement", xt_sql_statement},
 };
 
 // ctest lists each case by its name, not by the bytes of its parameters.

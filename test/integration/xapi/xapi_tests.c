@@ -1187,3 +1187,52 @@ void xt_modify(const xt_config* cfg, xt_result* out) {
   CHECK(mysqlx_error(c) == NULL);
   mysqlx_session_close(s);
 }
+
+void xt_sql_statement(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_stmt_t* st;
+  mysqlx_result_t* r;
+  mysqlx_row_t* row;
+  int64_t v = 0;
+  char buf[16];
+  size_t len;
+
+  if (s == NULL) return;
+  st = mysqlx_sql_new(s, "SELECT ? + 1, ? and the rest", 15);
+  CHECK_H(st != NULL, s);
+  CHECK_H(mysqlx_stmt_bind(st, PARAM_SINT(41), PARAM_STRING("x"), PARAM_END) == RESULT_OK, st);
+  r = mysqlx_execute(st);
+  CHECK_H(r != NULL, st);
+  row = mysqlx_row_fetch_one(r);
+  CHECK_H(row != NULL, r);
+  CHECK_H(mysqlx_get_sint(row, 0, &v) == RESULT_OK, row);
+  CHECK(v == 42);
+  len = sizeof buf;
+  CHECK_H(mysqlx_get_bytes(row, 1, 0, buf, &len) == RESULT_OK, row);
+  CHECK(len == 2 && strcmp(buf, "x") == 0);
+
+  /* New values, run again: a new result replaces the old one. */
+  CHECK_H(mysqlx_stmt_bind(st, PARAM_SINT(1), PARAM_NULL(), PARAM_END) == RESULT_OK, st);
+  r = mysqlx_execute(st);
+  CHECK_H(r != NULL, st);
+  row = mysqlx_row_fetch_one(r);
+  CHECK_H(row != NULL, r);
+  CHECK_H(mysqlx_get_sint(row, 0, &v) == RESULT_OK, row);
+  CHECK(v == 2);
+  CHECK(mysqlx_get_sint(row, 1, &v) == RESULT_NULL);
+
+  /* What SQL does not take, and errors. */
+  CHECK(mysqlx_set_where(st, "a = 1") == RESULT_ERROR);
+  CHECK(mysqlx_set_limit_and_offset(st, 1, 0) == RESULT_ERROR);
+  CHECK(mysqlx_stmt_bind(st, "name", PARAM_SINT(1), PARAM_END) == RESULT_ERROR); /* no names */
+  CHECK(mysqlx_error_message(st) != NULL);
+  mysqlx_free(st);
+  CHECK(mysqlx_sql_new(s, "", MYSQLX_NULL_TERMINATED) == NULL);
+  CHECK(mysqlx_error_message(s) != NULL);
+  st = mysqlx_sql_new(s, "SELEC 1", MYSQLX_NULL_TERMINATED);
+  CHECK_H(st != NULL, s);
+  CHECK(mysqlx_execute(st) == NULL);
+  CHECK(mysqlx_error_num(st) == 1064);
+  CHECK(mysqlx_error(s) == NULL); /* the statement's error, not the session's */
+  mysqlx_session_close(s);        /* frees the statement too */
+}

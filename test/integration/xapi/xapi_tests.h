@@ -48,6 +48,7 @@ xt_test_fn xt_warnings;
 xt_test_fn xt_client_pool;
 xt_test_fn xt_statements;
 xt_test_fn xt_modify;
+xt_test_fn xt_sql_statement;
 
 #ifdef __cplusplus
 }
