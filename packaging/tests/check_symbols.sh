@@ -5,6 +5,7 @@
 #
 # Each dynamic symbol it defines (nm -D --defined-only -C) is one of:
 #   public   mysqlx::..., and the typeinfo, vtables and thunks of mysqlx classes;
+#            the C functions of <mysqlx/xapi.h> (text symbols mysqlx_*);
 #   version  the symbol version node (MYSQLX_1) of a linker version script;
 #   std      weak (W, V) or unique (u) instantiations of standard library
 #            templates (std::vector<std::string>::_M_realloc_insert, ...),
@@ -27,6 +28,7 @@ awk -v strict="$strict" '
     kind = "leak"
     if (name ~ /cdk::|xserver|google::protobuf|Mysqlx::|rapidjson|RAPIDJSON/) kind = "leak"
     else if (name ~ /^((typeinfo|typeinfo name|vtable|VTT|construction vtable|guard variable) for |(non-|covariant return )?virtual thunk to )?mysqlx::/) kind = "public"
+    else if (type == "T" && name ~ /^mysqlx_[a-z0-9_]+(@@?MYSQLX_[0-9.]+)?$/) kind = "public"
     else if (type == "A" && name ~ /^MYSQLX_[0-9.]+$/) kind = "version"
     else if (type ~ /^[WVu]$/ && name ~ /^((typeinfo|typeinfo name|vtable) for )?(std::|__gnu_cxx::|void std::|[a-z_:<>, ]* std::)/) kind = "std"
     count[kind]++

@@ -1,0 +1,57 @@
+/* The C API's integration tests: written in C (xapi_tests.c, compiled as
+   C99) and run by a thin gtest driver (xapi_it_test.cc), which gives each
+   test its server and reports what failed. */
+#ifndef XAPI_TESTS_H
+#define XAPI_TESTS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where a test runs. */
+typedef struct xt_config {
+  const char* uri;  /* mysqlx://user:pwd@host:port, with any options */
+  const char* host; /* the same server, for mysqlx_get_session() */
+  int port;
+  const char* user;
+  const char* password;
+  const char* schema; /* a schema of the test's own, holding collection "docs" */
+  size_t id_length;   /* generated ids: 28 (server) or 32 (connector) */
+  int server_57;      /* 1 on the 5.7-mode server (no merge patch there) */
+} xt_config;
+
+/* What a test reports: empty when it passed, else the first failed check. */
+typedef struct xt_result {
+  char message[1024];
+} xt_result;
+
+typedef void xt_test_fn(const xt_config* cfg, xt_result* out);
+
+xt_test_fn xt_connect_failures;
+xt_test_fn xt_connect_host_port;
+xt_test_fn xt_sql_values;
+xt_test_fn xt_sql_errors;
+xt_test_fn xt_store_result;
+xt_test_fn xt_schema_and_collection_handles;
+xt_test_fn xt_add_generated_ids;
+xt_test_fn xt_add_errors;
+xt_test_fn xt_find_json;
+xt_test_fn xt_close_frees_everything;
+xt_test_fn xt_sql_param;
+xt_test_fn xt_transactions;
+xt_test_fn xt_schema_collection_ddl;
+xt_test_fn xt_result_sets_and_counts;
+xt_test_fn xt_column_metadata;
+xt_test_fn xt_warnings;
+xt_test_fn xt_client_pool;
+xt_test_fn xt_statements;
+xt_test_fn xt_modify;
+xt_test_fn xt_sql_statement;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
