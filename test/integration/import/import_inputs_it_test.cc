@@ -35,14 +35,7 @@ protected:
   // say); its output and errors in tmp's "out" and "err" unless redirected.
   run_result run_shell(const std::string& args, const std::string& redirections,
                        const std::string& timeout = "timeout -s KILL 60") {
-    const std::string cmd = "MYSQLX_URI='" + uri() + "' " + timeout + " " MYSQLX_IMPORT_BIN " " +
-                            args + " " + redirections;
-    const int rc = std::system(cmd.c_str());
-    run_result r;
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    r.out = read_file(tmp.path("out"));
-    r.err = read_file(tmp.path("err"));
-    return r;
+    return import_test::run_shell(tmp, args, redirections, timeout);
   }
   std::string outputs() const { return " >'" + tmp.path("out") + "' 2>'" + tmp.path("err") + "'"; }
 };

@@ -53,18 +53,27 @@ struct run_result {
   std::string out, err;
 };
 
-// Runs mysqlx-import with `args` (shell words) under a timeout, standard
-// input from `in`; the URI comes through MYSQLX_URI, as the help advises.
-inline run_result run_tool(const scratch& tmp, const std::string& args,
-                           const std::string& in = "/dev/null") {
-  const std::string cmd = "MYSQLX_URI='" + uri() + "' timeout 300 " MYSQLX_IMPORT_BIN " " + args +
-                          " <'" + in + "' >'" + tmp.path("out") + "' 2>'" + tmp.path("err") + "'";
+// Runs mysqlx-import with `args` (shell words) under `timeout`, with the
+// shell redirections given; the URI comes through MYSQLX_URI, as the help
+// advises. Its output and errors are read from tmp's "out" and "err".
+inline run_result run_shell(const scratch& tmp, const std::string& args,
+                            const std::string& redirections, const std::string& timeout) {
+  const std::string cmd = "MYSQLX_URI='" + uri() + "' " + timeout + " " MYSQLX_IMPORT_BIN " " +
+                          args + " " + redirections;
   const int rc = std::system(cmd.c_str());
   run_result r;
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   r.out = read_file(tmp.path("out"));
   r.err = read_file(tmp.path("err"));
   return r;
+}
+
+// The tool with standard input from `in`, under a 300 s timeout.
+inline run_result run_tool(const scratch& tmp, const std::string& args,
+                           const std::string& in = "/dev/null") {
+  return run_shell(tmp, args,
+                   "<'" + in + "' >'" + tmp.path("out") + "' 2>'" + tmp.path("err") + "'",
+                   "timeout 300");
 }
 
 // The start of the final line on standard output.
