@@ -61,6 +61,11 @@ std::size_t document_depth(const Value& doc, std::size_t limit) {
 
 value_shape shape_of(const Value& v, std::size_t limit) {
   value_shape shape;
+  // Most values are scalars (every cell of a table's insert()): no list.
+  if (v.getType() != Value::DOCUMENT && v.getType() != Value::ARRAY) {
+    shape.has_expression = access::is_expression(v);
+    return shape;
+  }
   struct open_item {
     const Value* value;
     std::size_t level; // of the value itself: its container's level plus one
