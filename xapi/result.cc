@@ -121,6 +121,8 @@ MYSQLX_C_API const char* mysqlx_json_fetch_one(mysqlx_result_t* res, size_t* out
   });
 }
 
+} // extern "C"
+
 namespace {
 
 int store(mysqlx_result_t* result, size_t* num, bool none_is_error) {
@@ -145,6 +147,8 @@ const mysqlx::detail::result_base& base_of(const mysqlx_result_t& r) {
 }
 
 } // namespace
+
+extern "C" {
 
 MYSQLX_C_API int mysqlx_store_result(mysqlx_result_t* result, size_t* num) {
   return store(result, num, true);
