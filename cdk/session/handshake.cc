@@ -39,62 +39,86 @@ handshake::~handshake() {
 }
 
 next_action handshake::start() {
-  if (m_state != state::idle) return fail(error::client(client_errc::usage, "handshake restarted"));
+  if (m_started) return fail(error::client(client_errc::usage, "handshake restarted"));
+  m_started = true;
   // Bad options fail here, before a single byte is sent.
   if (m_opts.send_connection_attributes) {
     auto attrs = connection_attributes(m_env.client_attributes, m_opts.connection_attributes);
     if (!attrs) return fail(std::move(attrs).err());
     m_env.client_attributes = std::move(attrs.value());
   }
+  // The server's list rides in the first flight: it answers what a refusal
+  // would not (the algorithms to pick from, whether TLS is offered at all).
   pr::encode_capabilities_get(m_pipe.output());
-  m_pipe.expect(pr::replies::capabilities);
-  m_state = state::caps_get;
-  return write_out();
+  queue(step::caps_get, pr::replies::capabilities);
+  if (m_opts.tls.mode != ssl_mode::disabled && !m_env.local_transport) {
+    // Nothing after it: the X Plugin reads the bytes that follow a
+    // CapabilitiesSet{tls} as plaintext X messages once TLS is up.
+    auto st = pr::encode_capabilities_set(m_pipe.output(), {{"tls", pr::value::of_bool(true)}});
+    if (!st) return fail(st.err());
+    queue(step::tls_set, pr::replies::ok);
+    m_tls_asked = true;
+    return write_out();
+  }
+  if (m_opts.compression == compression_mode::required) {
+    // The algorithm must be one the server offers: wait for its list.
+    m_setup_after_caps = true;
+    return write_out();
+  }
+  return send_setup(speculative_compression(m_opts.compression, m_opts.compression_algorithms,
+                                            m_env.compression_supported));
 }
 
 next_action handshake::resume() {
-  if (m_state == state::compression_wait) return start_auth();
-  if (m_state == state::done) return finish();
-  return action(next_action::kind::read);
+  if (m_done) return finish();
+  if (!m_pipe.output().empty()) return write_out();
+  return read_on();
 }
 
 next_action handshake::on_frame(pr::frame f) {
-  if (m_state == state::done) return finish();
+  if (m_done) return finish();
   auto r = m_pipe.on_frame(std::move(f));
   if (!r) return fail(std::move(r).err());
-  if (!r.value()) return action(next_action::kind::read);
-  return on_reply(std::move(*r.value()));
+  if (!r.value()) return read_on();
+  if (m_waiting.empty())
+    return fail(error::client(client_errc::usage, "handshake received a reply it did not ask for"));
+  const step s = m_waiting.front();
+  m_waiting.pop_front();
+  return on_reply(s, *r.value());
 }
 
 next_action handshake::on_tls(const status& outcome) {
-  if (m_state != state::tls_wait)
+  if (!m_awaiting_tls)
     return fail(error::client(client_errc::usage, "on_tls() without a start_tls action"));
+  m_awaiting_tls = false;
   if (!outcome) return fail(outcome.err());
   m_info.tls = true;
   return after_tls();
 }
 
-next_action handshake::on_reply(pr::reply r) {
-  switch (m_state) {
-  case state::caps_get:
+next_action handshake::on_reply(step s, pr::reply& r) {
+  switch (s) {
+  case step::caps_get:
     return after_capabilities(r);
-  case state::tls_set:
+  case step::tls_set:
     if (!r.ok()) return fail(*r.error);
-    m_state = state::tls_wait;
+    m_awaiting_tls = true;
     return action(next_action::kind::start_tls);
-  case state::caps_set:
-    return after_caps_set(r);
-  case state::auth_start:
-  case state::auth_continue:
+  case step::compression_set:
+    return after_compression_set(r);
+  case step::attrs_set:
+    if (r.error && r.error->fatal) return fail(*r.error);
+    // Refused for another reason than "unknown" (5.7): an error.
+    if (!r.ok() && r.error->code != er_x_capability_not_found) return fail(*r.error);
+    return read_on();
+  case step::auth:
     return after_auth_reply(r);
-  case state::probe_open:
+  case step::probe_open:
     return after_probe_open(r);
-  case state::probe_close:
+  case step::probe_close:
     return after_probe_close(r);
-  default:
-    break;
   }
-  return fail(error::client(client_errc::usage, "handshake received a reply in a waiting state"));
+  return fail(error::client(client_errc::usage, "handshake received an unknown reply"));
 }
 
 next_action handshake::after_capabilities(pr::reply& r) {
@@ -102,93 +126,87 @@ next_action handshake::after_capabilities(pr::reply& r) {
   auto caps = pr::decode_capabilities(r.last());
   if (!caps) return fail(std::move(caps).err());
   m_info.server_capabilities = std::move(caps.value());
-  auto tls = decide_tls(m_opts.tls, m_env.local_transport, m_info.server_capabilities);
-  if (!tls) return fail(std::move(tls).err());
-  if (!tls.value()) return after_tls();
-  auto st = pr::encode_capabilities_set(m_pipe.output(), {{"tls", pr::value::of_bool(true)}});
-  if (!st) return fail(st.err());
-  m_pipe.expect(pr::replies::ok);
-  m_state = state::tls_set;
-  return write_out();
+  if (m_tls_asked) {
+    // A server without the tls capability refuses the Set too; its list
+    // says why in our words.
+    auto tls = decide_tls(m_opts.tls, m_env.local_transport, m_info.server_capabilities);
+    if (!tls) return fail(std::move(tls).err());
+    return read_on();
+  }
+  if (m_setup_after_caps) return after_tls();
+  return read_on();
 }
 
 next_action handshake::after_tls() {
   auto comp = decide_compression(m_opts.compression, m_opts.compression_algorithms,
                                  m_env.compression_supported, m_info.server_capabilities);
   if (!comp) return fail(std::move(comp).err());
-  m_caps_set_replies = 0;
-  if (!comp.value().empty()) {
-    m_pending_compression = comp.value();
-    auto algo = pr::value::of_object({{"algorithm", pr::value::of_string(comp.value())}});
+  return send_setup(comp.value());
+}
+
+next_action handshake::send_setup(const std::string& algorithm) {
+  // PLAIN on an insecure transport fails here, before anything is sent.
+  auto plan = auth_plan(m_opts.auth, m_info.tls || m_env.local_transport);
+  if (!plan) return fail(std::move(plan).err());
+  m_mechanisms = std::move(plan.value());
+  if (!algorithm.empty()) {
+    m_pending_compression = algorithm;
+    auto algo = pr::value::of_object({{"algorithm", pr::value::of_string(algorithm)}});
     auto st = pr::encode_capabilities_set(m_pipe.output(), {{"compression", std::move(algo)}});
     if (!st) return fail(st.err());
-    m_pipe.expect(pr::replies::ok);
-    m_compression_requested = true;
-    ++m_caps_set_replies;
+    queue(step::compression_set, pr::replies::ok);
   }
   if (m_opts.send_connection_attributes) {
     auto st = pr::encode_capabilities_set(
         m_pipe.output(), {{"session_connect_attrs", attributes_value(m_env.client_attributes)}});
     if (!st) return fail(st.err());
-    m_pipe.expect(pr::replies::ok);
-    ++m_caps_set_replies;
+    queue(step::attrs_set, pr::replies::ok);
   }
-  if (m_caps_set_replies == 0) return start_auth();
-  m_state = state::caps_set;
+  if (auto st = queue_auth_start(); !st) return fail(st.err());
   return write_out();
 }
 
-next_action handshake::after_caps_set(pr::reply& r) {
+next_action handshake::after_compression_set(pr::reply& r) {
   if (r.error && r.error->fatal) return fail(*r.error);
-  if (m_compression_requested) {
-    m_compression_requested = false;
-    if (r.ok()) {
-      m_info.compression = m_pending_compression;
-    } else if (m_opts.compression == compression_mode::required) {
+  if (!r.ok()) {
+    if (m_opts.compression == compression_mode::required)
       return fail(error::client(client_errc::compression,
                                 "compression is REQUIRED but the server refused algorithm '" +
                                     m_pending_compression + "' (server error " +
                                     std::to_string(r.error->code) + ")"));
-    }
-  } else if (!r.ok() && r.error->code != er_x_capability_not_found) {
-    return fail(*r.error); // attributes refused for another reason than "unknown" (5.7)
+    return read_on(); // PREFERRED: the session goes on uncompressed
   }
-  if (--m_caps_set_replies > 0) return action(next_action::kind::read);
-  if (m_info.compression.empty()) return start_auth();
-  m_state = state::compression_wait;
+  // The server compresses from its AuthenticateOk on, which comes after
+  // this: incoming frames are decompressed from here.
+  m_info.compression = m_pending_compression;
   next_action a = action(next_action::kind::enable_compression);
   a.algorithm = m_info.compression;
   return a;
 }
 
-next_action handshake::start_auth() {
-  if (m_mechanisms.empty()) {
-    auto plan = auth_plan(m_opts.auth, m_info.tls || m_env.local_transport);
-    if (!plan) return fail(std::move(plan).err());
-    m_mechanisms = std::move(plan.value());
-  }
+status handshake::queue_auth_start() {
   const std::string& mech = m_mechanisms.front();
   status st = ok();
   if (mech == "PLAIN") {
     std::string data = auth_payload(m_opts.schema, m_opts.user, m_opts.password);
     st = pr::encode_authenticate_start(m_pipe.output(), mech, data);
     secure_wipe(data);
-    m_state = state::auth_continue; // the next reply is the final one
+    m_challenge_due = false; // the next reply is the final one
   } else {
     st = pr::encode_authenticate_start(m_pipe.output(), mech, {});
-    m_state = state::auth_start;
+    m_challenge_due = true;
   }
-  if (!st) return fail(st.err());
-  m_pipe.expect(pr::replies::auth);
-  if (m_state == state::auth_continue && m_mechanisms.size() == 1) queue_probe();
-  return write_out();
+  if (!st) return st;
+  queue(step::auth, pr::replies::auth);
+  if (!m_challenge_due && m_mechanisms.size() == 1) queue_probe();
+  return ok();
 }
 
 next_action handshake::after_auth_reply(pr::reply& r) {
   if (!r.ok()) return auth_failed(*r.error);
   if (r.info.client_id) m_info.client_id = r.info.client_id;
   const pr::frame& last = r.last();
-  if (m_state == state::auth_start) {
+  if (m_challenge_due) {
     auto challenge = pr::decode_authenticate_continue(last);
     if (!challenge) return fail(std::move(challenge).err());
     std::string salt = std::move(challenge.value());
@@ -205,21 +223,17 @@ next_action handshake::after_auth_reply(pr::reply& r) {
     secure_wipe(response);
     secure_wipe(data);
     if (!st) return fail(st.err());
-    m_pipe.expect(pr::replies::auth);
-    m_state = state::auth_continue;
+    queue(step::auth, pr::replies::auth);
+    m_challenge_due = false;
     if (m_mechanisms.size() == 1) queue_probe();
     return write_out();
   }
   if (last.type != pr::type_byte(pr::server_msg::sess_authenticate_ok))
     return fail(unexpected(last.type, "Mysqlx.Session.AuthenticateOk"));
   m_info.auth_mechanism = m_mechanisms.front();
-  if (m_probe_queued) {
-    m_state = state::probe_open;
-    return action(next_action::kind::read); // its reply is already on the way
-  }
+  if (m_probe_queued) return read_on(); // its reply is already on the way
   if (!want_probe()) return finish();
   queue_probe();
-  m_state = state::probe_open;
   return write_out();
 }
 
@@ -248,7 +262,8 @@ next_action handshake::auth_failed(error e) {
   if (can_retry) {
     m_first_auth_error = e;
     m_mechanisms.erase(m_mechanisms.begin());
-    return start_auth();
+    if (auto st = queue_auth_start(); !st) return fail(st.err());
+    return write_out();
   }
   if (m_first_auth_error && e.origin == error_origin::server) {
     // A server without SHA256_MEMORY (5.7: 1251) says nothing about the
@@ -269,7 +284,7 @@ void handshake::queue_probe() {
   if (!want_probe()) return;
   // Cannot fail: a fixed, tiny message.
   (void)pr::encode_expect_open(m_pipe.output(), true, {{pr::expect_docid_generated, {}, false}});
-  m_pipe.expect(pr::replies::ok);
+  queue(step::probe_open, pr::replies::ok);
   m_probe_queued = true;
 }
 
@@ -287,8 +302,7 @@ next_action handshake::after_probe_open(pr::reply& r) {
   if (r.ok()) {
     // The block is open: close it (the docid condition has served its purpose).
     pr::encode_expect_close(m_pipe.output());
-    m_pipe.expect(pr::replies::ok);
-    m_state = state::probe_close;
+    queue(step::probe_close, pr::replies::ok);
     return write_out();
   }
   if (r.error->code == er_x_expect_bad_condition && r.error->origin == error_origin::server &&
@@ -307,6 +321,17 @@ next_action handshake::after_probe_close(pr::reply& r) {
   return finish();
 }
 
+void handshake::queue(step s, pr::reply_end ends) {
+  m_pipe.expect(ends);
+  m_waiting.push_back(s);
+}
+
+next_action handshake::read_on() {
+  if (m_waiting.empty())
+    return fail(error::client(client_errc::usage, "handshake waits for no reply"));
+  return action(next_action::kind::read);
+}
+
 next_action handshake::write_out() {
   next_action a = action(next_action::kind::write);
   a.bytes = m_pipe.take_output();
@@ -315,7 +340,7 @@ next_action handshake::write_out() {
 
 next_action handshake::finish() {
   if (m_error) return fail(*m_error);
-  m_state = state::done;
+  m_done = true;
   auto& notices = m_pipe.global_notices();
   for (auto& n : notices) m_info.global_notices.push_back(std::move(n));
   notices.clear();
@@ -323,7 +348,7 @@ next_action handshake::finish() {
 }
 
 next_action handshake::fail(error e) {
-  m_state = state::done;
+  m_done = true;
   m_error = e;
   next_action a = action(next_action::kind::done);
   a.err = std::move(e);

@@ -1,21 +1,32 @@
-// Session set-up as a sans-I/O state machine (no sockets, no protobuf):
+// Session set-up as a sans-I/O state machine (no sockets, no protobuf).
+// Every request whose content does not depend on a reply is sent before the
+// client waits (what MySQL's X Plugin reads in order is in README.md here):
 //
-//   1. CapabilitiesGet, then CapabilitiesSet{tls} and the TLS upgrade;
-//   2. CapabilitiesSet{compression} and CapabilitiesSet{session_connect_attrs}
-//      (separate, because 5.7 rejects the latter with 5002 and a Set is
-//      all-or-nothing), pipelined in one write;
-//   3. authentication (PLAIN / MYSQL41 / SHA256_MEMORY / AUTO);
-//   4. the document-id probe: Expect.Open{EXPECT_CTX_EMPTY, [key 3]}, pipelined
-//      with the last authentication message when no fallback mechanism is
-//      left to try. Ok -> Expect.Close, read its Ok: the server generates ids.
-//      5160 -> no Close (the block was never opened): the client generates ids.
-//      (With handshake_env::defer_probe_close the Close is the driver's.)
+//   TLS:     CapabilitiesGet + CapabilitiesSet{tls}            -> 1 round trip
+//            the TLS handshake                                 -> 1 (TLS 1.3)
+//            CapabilitiesSet{compression} + CapabilitiesSet{session_connect_attrs}
+//            + AuthenticateStart(PLAIN) + the probe's Expect.Open -> 1
+//   no TLS:  CapabilitiesGet + CapabilitiesSet{compression} (the algorithm we
+//            would pick from a server offering all ours: a refusal leaves the
+//            session uncompressed, as a server without it does)
+//            + CapabilitiesSet{session_connect_attrs} + AuthenticateStart -> 1
+//            MYSQL41/SHA256_MEMORY: AuthenticateContinue + Expect.Open -> 1
+//   The Sets are separate because 5.7 rejects session_connect_attrs with 5002
+//   and a Set is all-or-nothing. Nothing follows CapabilitiesSet{tls} before
+//   its Ok (the X Plugin would read those bytes as plaintext), and with
+//   compression REQUIRED and no TLS the algorithm waits for CapabilitiesGet.
+//   The probe is Expect.Open{EXPECT_CTX_EMPTY, [key 3]}, sent with the last
+//   authentication message unless a fallback mechanism is left to try (after
+//   a failed attempt the X Plugin takes any message but AuthenticateStart as
+//   fatal). Ok -> Expect.Close, read its Ok: the server generates ids.
+//   5160 -> no Close (the block was never opened): the client generates ids.
+//   (With handshake_env::defer_probe_close the Close is the driver's.)
 //
 // The driver loop: call start(), then act on each next_action:
 //   write              write bytes(), then call resume()
 //   read               read frames; give each one to on_frame()
 //   start_tls          upgrade the transport; call on_tls() with the outcome
-//   enable_compression install algorithm() on the connection; call resume()
+//   enable_compression decompress incoming frames with algorithm(); call resume()
 //   done               finished: error() is set on failure, else info() is valid
 #pragma once
 
@@ -27,6 +38,7 @@
 #include "cdk/session/negotiate.h"
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,32 +94,34 @@ public:
   protocol::pipeline& pipeline() noexcept { return m_pipe; }
 
 private:
-  enum class state : std::uint8_t {
-    idle,
+  // What each reply still to come answers, in request order.
+  enum class step : std::uint8_t {
     caps_get,
     tls_set,
-    tls_wait,
-    caps_set,
-    compression_wait,
-    auth_start,
-    auth_continue,
+    compression_set,
+    attrs_set,
+    auth,
     probe_open,
-    probe_close,
-    done
+    probe_close
   };
 
-  next_action on_reply(protocol::reply r);
+  next_action on_reply(step s, protocol::reply& r);
   next_action after_capabilities(protocol::reply& r);
   next_action after_tls();
-  next_action after_caps_set(protocol::reply& r);
-  next_action start_auth();
+  // The Sets, authentication's first message and (PLAIN) the probe, in one
+  // write; `algorithm` empty: no compression asked for.
+  next_action send_setup(const std::string& algorithm);
+  next_action after_compression_set(protocol::reply& r);
+  status queue_auth_start();
   next_action after_auth_reply(protocol::reply& r);
   next_action after_probe_open(protocol::reply& r);
   next_action after_probe_close(protocol::reply& r);
   next_action auth_failed(error e);
   next_action write_out();
+  next_action read_on();
   next_action finish();
   next_action fail(error e);
+  void queue(step s, protocol::reply_end ends);
   void queue_probe();
   bool want_probe() const noexcept;
 
@@ -115,12 +129,16 @@ private:
   handshake_env m_env;
   session_info m_info;
   protocol::pipeline m_pipe;
-  state m_state = state::idle;
+  std::deque<step> m_waiting;
+  bool m_started = false;
+  bool m_tls_asked = false;        // CapabilitiesSet{tls} went out
+  bool m_awaiting_tls = false;     // start_tls was returned, on_tls() is due
+  bool m_setup_after_caps = false; // REQUIRED compression without TLS
+  bool m_challenge_due = false;    // the auth reply due is a challenge
+  bool m_done = false;
   std::vector<std::string> m_mechanisms; // left to try, front is current
   std::optional<error> m_first_auth_error;
   std::string m_pending_compression; // asked for, not yet confirmed
-  int m_caps_set_replies = 0;        // replies of step 2 still to read
-  bool m_compression_requested = false;
   bool m_probe_queued = false;
   std::optional<error> m_error; // once done: the failure, repeated to late callers
 };

@@ -39,6 +39,14 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// The user's list (or all we support), by canonical name, in preference order.
+std::vector<std::string> our_algorithms(const std::vector<std::string>& wanted,
+                                        const std::vector<std::string>& supported) {
+  std::vector<std::string> ours;
+  for (const auto& w : wanted.empty() ? supported : wanted) ours.push_back(canonical_algorithm(w));
+  return ours;
+}
+
 } // namespace
 
 result<bool> decide_tls(const tls_options& tls, bool local_transport,
@@ -63,8 +71,7 @@ result<std::string> decide_compression(compression_mode mode,
         if (a.is_text()) offered.push_back(canonical_algorithm(a.bytes));
       if (algs->is_text()) offered.push_back(canonical_algorithm(algs->bytes));
     }
-  std::vector<std::string> ours;
-  for (const auto& w : wanted.empty() ? supported : wanted) ours.push_back(canonical_algorithm(w));
+  const std::vector<std::string> ours = our_algorithms(wanted, supported);
   for (const auto& a : ours)
     if (contains(supported, a) && contains(offered, a)) return a;
   if (mode == compression_mode::preferred) return std::string();
@@ -73,6 +80,14 @@ result<std::string> decide_compression(compression_mode mode,
                        "common (server offers: " +
                            join(offered) + "; client accepts: " + join(ours) +
                            "; client supports: " + join(supported) + ")");
+}
+
+std::string speculative_compression(compression_mode mode, const std::vector<std::string>& wanted,
+                                    const std::vector<std::string>& supported) {
+  if (mode == compression_mode::disabled) return {};
+  for (const auto& a : our_algorithms(wanted, supported))
+    if (contains(supported, a)) return a;
+  return {};
 }
 
 result<std::vector<std::string>> auth_plan(auth_method method, bool secure_transport) {

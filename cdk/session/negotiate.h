@@ -31,6 +31,12 @@ result<std::string> decide_compression(compression_mode mode,
                                        const std::vector<std::string>& supported,
                                        const std::vector<protocol::value_field>& server_caps);
 
+// The algorithm decide_compression() would pick from a server that offers
+// every one we support: asked for before the server's list is known (no TLS,
+// PREFERRED), so that no round trip waits for CapabilitiesGet. Empty: none.
+std::string speculative_compression(compression_mode mode, const std::vector<std::string>& wanted,
+                                    const std::vector<std::string>& supported);
+
 // Which mechanisms to try, in order. PLAIN needs TLS or a Unix socket and is
 // refused here, before any password leaves the client. AUTO is PLAIN on a
 // secure transport, else MYSQL41 then SHA256_MEMORY (as Connector/C++ does).

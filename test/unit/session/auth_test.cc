@@ -53,9 +53,10 @@ TEST(auth, auto_on_plain_tcp_falls_back_from_mysql41_to_sha256_memory) {
   handshake hs(tcp_options(auth_method::auto_select), env());
   recorder r;
   r.record(hs, hs.start());
+  // MYSQL41 starts in the first write, with CapabilitiesGet.
+  ASSERT_EQ(types(r.last_write), (std::vector<int>{1, 4}));
+  EXPECT_EQ(parse<Mysqlx::Session::AuthenticateStart>(r.last_write[1]).mech_name(), "MYSQL41");
   r.feed(hs, {capabilities_frame(false, {})});
-  ASSERT_EQ(types(r.last_write), std::vector<int>{4});
-  EXPECT_EQ(parse<Mysqlx::Session::AuthenticateStart>(r.last_write[0]).mech_name(), "MYSQL41");
   r.feed(hs, {challenge_frame(salt20())});
   ASSERT_EQ(types(r.last_write), std::vector<int>{5}); // no probe: a fallback may follow
   r.feed(hs, {error_frame(1045, "Access denied for user 'app'@'localhost' (using password: YES)")});
@@ -144,15 +145,13 @@ TEST(auth, fatal_auth_error_is_not_retried) {
 TEST(auth, plain_over_tcp_is_refused_before_the_password_is_sent) {
   handshake hs(tcp_options(auth_method::plain), env());
   recorder r;
-  r.record(hs, hs.start());
-  next_action a = r.feed(hs, {capabilities_frame(false, {})});
+  next_action a = r.record(hs, hs.start());
   ASSERT_EQ(a.what, kind::done);
   ASSERT_TRUE(a.err);
   EXPECT_EQ(a.err->code, client_errc::auth_plugin);
   EXPECT_NE(a.err->message.find("PLAIN"), std::string::npos);
   EXPECT_NE(a.err->message.find("TLS"), std::string::npos);
-  EXPECT_EQ(types(client_frames(r.written)), std::vector<int>{1}); // only CapabilitiesGet
-  EXPECT_EQ(r.written.find(password), std::string::npos);
+  EXPECT_EQ(r.written, ""); // not a byte: the decision needs no server
 }
 
 TEST(auth, auto_on_a_unix_socket_is_plain_without_tls) {
@@ -161,9 +160,9 @@ TEST(auth, auto_on_a_unix_socket_is_plain_without_tls) {
   handshake hs(o, env(true));
   recorder r;
   r.record(hs, hs.start());
-  r.feed(hs, {capabilities_frame(true, {})});
-  ASSERT_EQ(types(r.last_write), (std::vector<int>{4, 24}));
-  EXPECT_EQ(parse<Mysqlx::Session::AuthenticateStart>(r.last_write[0]).mech_name(), "PLAIN");
+  // One write: nothing of it depends on a reply.
+  ASSERT_EQ(types(r.last_write), (std::vector<int>{1, 4, 24}));
+  EXPECT_EQ(parse<Mysqlx::Session::AuthenticateStart>(r.last_write[1]).mech_name(), "PLAIN");
   EXPECT_FALSE(hs.info().tls);
 }
 
@@ -173,8 +172,8 @@ TEST(auth, explicit_plain_over_tls_is_allowed) {
   handshake hs(o, env());
   recorder r;
   r.record(hs, hs.start());
+  ASSERT_EQ(types(r.last_write), (std::vector<int>{1, 2}));
   r.feed(hs, {capabilities_frame(true, {})});
-  ASSERT_EQ(types(r.last_write), std::vector<int>{2});
   ASSERT_EQ(r.feed(hs, {ok_frame()}).what, kind::start_tls);
   r.record(hs, hs.on_tls(ok()));
   ASSERT_EQ(types(r.last_write), (std::vector<int>{4, 24}));

@@ -44,8 +44,15 @@ public:
     if (received_at_end) *received_at_end = received;
   }
 
+  // Round trips the client waited for: flights it wrote after reading (or
+  // first), and each TLS handshake (TLS 1.3: one round trip, the client's
+  // Finished then leaves with its next flight).
+  int round_trips = 0;
+
   status write(std::string_view bytes) override {
     if (m_closed) return error::connection(client_errc::lost_connection, "closed");
+    if (m_client_read) ++round_trips;
+    m_client_read = false;
     if (bytes.size() > 4 && bytes[4] == 46) ++compressed_writes;
     auto st = m_in.feed(bytes);
     if (!st) return st;
@@ -61,6 +68,7 @@ public:
     if (silent) return error::connection(client_errc::timeout, "Timed out waiting for db.example");
     if (m_out.empty())
       return error::connection(client_errc::lost_connection, "server sent nothing");
+    m_client_read = true;
     const std::size_t k = std::min<std::size_t>({n, m_out.size(), 7}); // small reads on purpose
     m_out.copy(buf, k);
     m_out.erase(0, k);
@@ -70,6 +78,8 @@ public:
   result<bool> readable(std::chrono::milliseconds) override { return silent || !m_out.empty(); }
 
   status start_tls(const tls_options&, std::string_view) override {
+    ++round_trips;
+    m_client_read = true;
     m_tls = true;
     return ok();
   }
@@ -91,6 +101,9 @@ private:
     protocol::append_frame(out, f.type, f.payload);
     return out;
   }
+  bool m_client_read = true;
+  bool m_auth_started = false;
+  bool m_authenticated = false;
   void send(const frame& f) { protocol::append_frame(m_pending, f.type, f.payload); }
 
   void flush() {
@@ -114,6 +127,14 @@ private:
     if (raw_reply) {
       m_out += *raw_reply;
       raw_reply.reset();
+      return;
+    }
+    // After the first AuthenticateStart only authentication is read: the
+    // X Plugin's session takes anything else as FATAL (README.md here).
+    if (m_auth_started && (f.type == 1 || f.type == 2) && !m_authenticated) {
+      send(error_frame(5000, "Invalid message", true));
+      flush();
+      m_closed = true;
       return;
     }
     switch (f.type) {
@@ -159,8 +180,18 @@ private:
 
   void on_caps_set(const Mysqlx::Connection::CapabilitiesSet& m) {
     const auto& cap = m.capabilities().capabilities(0);
-    if (cap.name() == "session_connect_attrs" && emulate_57) {
-      send(error_frame(5002, "Capability 'session_connect_attrs' doesn't exist"));
+    if ((cap.name() == "session_connect_attrs" || cap.name() == "compression") && emulate_57) {
+      send(error_frame(5002, "Capability '" + cap.name() + "' doesn't exist"));
+      return;
+    }
+    // As the X Plugin: not fatal, and what follows is read (README.md here).
+    if (cap.name() == "tls" && !offer_tls) {
+      send(error_frame(5001, "Capability prepare failed for 'tls'"));
+      return;
+    }
+    if (cap.name() == "compression" &&
+        cap.value().obj().fld(0).value().scalar().v_string().value() != "deflate_stream") {
+      send(error_frame(5175, "Invalid or unsupported value for 'compression.algorithm'"));
       return;
     }
     send(ok_frame());
@@ -168,6 +199,7 @@ private:
   }
 
   void on_auth_start(const Mysqlx::Session::AuthenticateStart& m) {
+    m_auth_started = true;
     m_mech = m.mech_name();
     if (m_mech == "PLAIN") {
       auth_result(m.auth_data() == std::string("\0app\0", 5) + password);
@@ -187,6 +219,7 @@ private:
       send(error_frame(1045, "Access denied for user 'app'@'localhost' (using password: YES)"));
       return;
     }
+    m_authenticated = true;
     send(client_id_notice(42));
     send(auth_ok_frame());
     if (m_compression_pending) {

@@ -40,37 +40,40 @@ next_action feed(handshake& hs, std::vector<frame> frames) {
   return a;
 }
 
-// start() -> CapabilitiesGet, the reply to it is `caps`.
-next_action after_caps(handshake& hs, frame caps) {
+// start() without TLS, compression or attributes: CapabilitiesGet and
+// AuthenticateStart(MYSQL41) in one write; `caps` answers the first.
+void start_plain(handshake& hs, frame caps) {
   next_action a = hs.start();
-  EXPECT_EQ(a.what, kind::write);
-  EXPECT_EQ(types(client_frames(a.bytes)), std::vector<int>{1});
-  EXPECT_EQ(hs.resume().what, kind::read);
-  return feed(hs, {std::move(caps)});
+  ASSERT_EQ(a.what, kind::write);
+  auto sent = client_frames(a.bytes);
+  ASSERT_EQ(types(sent), (std::vector<int>{1, 4}));
+  EXPECT_EQ(parse<Mysqlx::Session::AuthenticateStart>(sent[1]).mech_name(), "MYSQL41");
+  ASSERT_EQ(hs.resume().what, kind::read);
+  ASSERT_EQ(feed(hs, {std::move(caps)}).what, kind::read); // the challenge is due
 }
 
 TEST(handshake, tls_compression_plain_and_probe_ok) {
   handshake hs(base_options(), env());
   next_action a = hs.start();
-  ASSERT_EQ(a.what, kind::write);
-  ASSERT_EQ(hs.resume().what, kind::read);
-  a = feed(hs, {server_hello(), capabilities_frame(true, {"lz4_message", "deflate_stream"})});
-  // CapabilitiesSet{tls=true}
+  // CapabilitiesGet and CapabilitiesSet{tls=true}, last in the write.
   ASSERT_EQ(a.what, kind::write);
   auto sent = client_frames(a.bytes);
-  ASSERT_EQ(types(sent), std::vector<int>{2});
-  auto tls_set = parse<Mysqlx::Connection::CapabilitiesSet>(sent[0]);
+  ASSERT_EQ(types(sent), (std::vector<int>{1, 2}));
+  auto tls_set = parse<Mysqlx::Connection::CapabilitiesSet>(sent[1]);
   ASSERT_EQ(tls_set.capabilities().capabilities_size(), 1);
   EXPECT_EQ(tls_set.capabilities().capabilities(0).name(), "tls");
   EXPECT_TRUE(tls_set.capabilities().capabilities(0).value().scalar().v_bool());
   ASSERT_EQ(hs.resume().what, kind::read);
+  a = feed(hs, {server_hello(), capabilities_frame(true, {"lz4_message", "deflate_stream"})});
+  ASSERT_EQ(a.what, kind::read);
   ASSERT_EQ(feed(hs, {ok_frame()}).what, kind::start_tls);
 
-  // After TLS: compression and attributes, pipelined.
+  // After TLS, one write: compression, attributes, PLAIN (AUTO over TLS)
+  // and the probe.
   a = hs.on_tls(ok());
   ASSERT_EQ(a.what, kind::write);
   sent = client_frames(a.bytes);
-  ASSERT_EQ(types(sent), (std::vector<int>{2, 2}));
+  ASSERT_EQ(types(sent), (std::vector<int>{2, 2, 4, 24}));
   auto comp = parse<Mysqlx::Connection::CapabilitiesSet>(sent[0]).capabilities().capabilities(0);
   EXPECT_EQ(comp.name(), "compression");
   EXPECT_EQ(comp.value().obj().fld(0).key(), "algorithm");
@@ -80,23 +83,17 @@ TEST(handshake, tls_compression_plain_and_probe_ok) {
   ASSERT_EQ(attrs.value().obj().fld_size(), 2);
   EXPECT_EQ(attrs.value().obj().fld(0).key(), "_client_name");
   EXPECT_EQ(attrs.value().obj().fld(0).value().scalar().v_string().value(), "mysqlx");
-  ASSERT_EQ(hs.resume().what, kind::read);
-  a = feed(hs, {ok_frame(), ok_frame()});
-  ASSERT_EQ(a.what, kind::enable_compression);
-  EXPECT_EQ(a.algorithm, "deflate_stream");
-
-  // AUTO over TLS is PLAIN, and the probe rides in the same write.
-  a = hs.resume();
-  ASSERT_EQ(a.what, kind::write);
-  sent = client_frames(a.bytes);
-  ASSERT_EQ(types(sent), (std::vector<int>{4, 24}));
-  auto start = parse<Mysqlx::Session::AuthenticateStart>(sent[0]);
+  auto start = parse<Mysqlx::Session::AuthenticateStart>(sent[2]);
   EXPECT_EQ(start.mech_name(), "PLAIN");
   EXPECT_EQ(start.auth_data(), std::string("shop\0app\0", 9) + password);
-  EXPECT_EQ(sent[1].payload, std::string("\x08\x01\x12\x02\x08\x03", 6));
+  EXPECT_EQ(sent[3].payload, std::string("\x08\x01\x12\x02\x08\x03", 6));
+  ASSERT_EQ(hs.resume().what, kind::read);
+  a = feed(hs, {ok_frame()});
+  ASSERT_EQ(a.what, kind::enable_compression);
+  EXPECT_EQ(a.algorithm, "deflate_stream");
   ASSERT_EQ(hs.resume().what, kind::read);
 
-  a = feed(hs, {client_id_notice(17), auth_ok_frame(), ok_frame()});
+  a = feed(hs, {ok_frame(), client_id_notice(17), auth_ok_frame(), ok_frame()});
   ASSERT_EQ(a.what, kind::write); // Expect.Close
   EXPECT_EQ(types(client_frames(a.bytes)), std::vector<int>{25});
   ASSERT_EQ(hs.resume().what, kind::read);
@@ -127,15 +124,10 @@ connect_options plain_tcp_options() {
 // Runs to the point where the probe's Expect.Open has been sent: with an
 // explicit MYSQL41 there is no fallback, so it rides with AuthenticateContinue.
 void run_to_probe(handshake& hs) {
-  next_action a = after_caps(hs, capabilities_frame(false, {}));
+  start_plain(hs, capabilities_frame(false, {}));
+  next_action a = feed(hs, {challenge_frame(salt20())});
   ASSERT_EQ(a.what, kind::write);
   auto sent = client_frames(a.bytes);
-  ASSERT_EQ(types(sent), std::vector<int>{4});
-  EXPECT_EQ(parse<Mysqlx::Session::AuthenticateStart>(sent[0]).mech_name(), "MYSQL41");
-  ASSERT_EQ(hs.resume().what, kind::read);
-  a = feed(hs, {challenge_frame(salt20())});
-  ASSERT_EQ(a.what, kind::write);
-  sent = client_frames(a.bytes);
   ASSERT_EQ(types(sent), (std::vector<int>{5, 24}));
   EXPECT_EQ(parse<Mysqlx::Session::AuthenticateContinue>(sent[0]).auth_data(),
             std::string("shop\0app\0", 9) + mysql41_response(password, salt20()));
@@ -200,8 +192,7 @@ TEST(handshake, docid_mode_client_skips_the_probe) {
   o.auth = auth_method::mysql41;
   o.docids = docid_mode::client;
   handshake hs(o, env());
-  after_caps(hs, capabilities_frame(false, {}));
-  hs.resume();
+  start_plain(hs, capabilities_frame(false, {}));
   next_action a = feed(hs, {challenge_frame(salt20())});
   EXPECT_EQ(types(client_frames(a.bytes)), std::vector<int>{5}); // no Expect.Open
   hs.resume();

@@ -97,17 +97,36 @@ TEST(negotiate, reserved_attribute_fails_before_anything_is_sent) {
   EXPECT_TRUE(a.bytes.empty());
 }
 
+TEST(negotiate, speculative_compression_is_the_first_we_would_pick) {
+  const std::vector<std::string> ours{"zstd_stream", "lz4_message", "deflate_stream"};
+  EXPECT_EQ(speculative_compression(compression_mode::preferred, {}, ours), "zstd_stream");
+  EXPECT_EQ(speculative_compression(compression_mode::preferred, {"LZ4", "zstd"}, ours),
+            "lz4_message");
+  EXPECT_EQ(speculative_compression(compression_mode::preferred, {"snappy", "deflate"}, ours),
+            "deflate_stream");
+  EXPECT_EQ(speculative_compression(compression_mode::preferred, {"snappy"}, ours), "");
+  EXPECT_EQ(speculative_compression(compression_mode::disabled, {}, ours), "");
+}
+
 using namespace test;
 using kind = next_action::kind;
 
-// A TCP session with TLS off and attributes on, through the step-2 replies.
-next_action through_caps_set(handshake& hs, std::vector<frame> replies) {
-  hs.start();
+// A TCP session with TLS off and attributes on, through the Sets' replies.
+// The Sets and AuthenticateStart leave with CapabilitiesGet, except with
+// compression REQUIRED, where they wait for its answer.
+next_action through_caps_set(handshake& hs, std::vector<frame> replies, bool sets_wait = false) {
+  next_action a = hs.start();
+  const auto sent = types(client_frames(a.bytes));
+  EXPECT_EQ(sent.back(), sets_wait ? 1 : 4)
+      << "the write ends with CapabilitiesGet or AuthenticateStart";
   hs.resume();
-  next_action a = hs.on_frame(capabilities_frame(false, {"deflate_stream"}));
-  EXPECT_EQ(a.what, kind::write);
-  hs.resume();
-  for (auto& f : replies) a = hs.on_frame(std::move(f));
+  a = hs.on_frame(capabilities_frame(false, {"deflate_stream"}));
+  EXPECT_EQ(a.what, sets_wait ? kind::write : kind::read);
+  if (sets_wait) hs.resume();
+  for (auto& f : replies) {
+    a = hs.on_frame(std::move(f));
+    if (a.what == kind::enable_compression) a = hs.resume();
+  }
   return a;
 }
 
@@ -130,9 +149,10 @@ handshake_env deflate_env() {
 TEST(negotiate, server_without_connect_attrs_5002_is_tolerated) {
   handshake hs(step2_options(compression_mode::disabled), deflate_env());
   next_action a =
-      through_caps_set(hs, {error_frame(5002, "Capability 'session_connect_attrs' doesn't exist")});
+      through_caps_set(hs, {error_frame(5002, "Capability 'session_connect_attrs' doesn't exist"),
+                            challenge_frame(salt20())});
   ASSERT_EQ(a.what, kind::write);
-  EXPECT_EQ(types(client_frames(a.bytes)), std::vector<int>{4}); // on to authentication
+  EXPECT_EQ(types(client_frames(a.bytes)), (std::vector<int>{5, 24})); // authentication goes on
 }
 
 TEST(negotiate, other_attribute_errors_fail_the_session) {
@@ -144,14 +164,15 @@ TEST(negotiate, other_attribute_errors_fail_the_session) {
 
 TEST(negotiate, refused_compression_required_vs_preferred) {
   handshake req(step2_options(compression_mode::required), deflate_env());
-  next_action a = through_caps_set(req, {error_frame(5175, "Invalid algorithm"), ok_frame()});
+  next_action a = through_caps_set(req, {error_frame(5175, "Invalid algorithm"), ok_frame()}, true);
   ASSERT_TRUE(a.err);
   EXPECT_EQ(a.err->code, client_errc::compression);
   EXPECT_NE(a.err->message.find("5175"), std::string::npos);
 
   handshake pref(step2_options(compression_mode::preferred), deflate_env());
-  a = through_caps_set(pref, {error_frame(5175, "Invalid algorithm"), ok_frame()});
-  ASSERT_EQ(a.what, kind::write); // authentication, uncompressed
+  a = through_caps_set(
+      pref, {error_frame(5175, "Invalid algorithm"), ok_frame(), challenge_frame(salt20())});
+  ASSERT_EQ(a.what, kind::write); // authentication goes on, uncompressed
   EXPECT_EQ(pref.info().compression, "");
 }
 
