@@ -77,6 +77,7 @@ void session::on_auth_start(const std::string& payload) {
   if (!msg.ParseFromString(payload))
     return fatal(make_error(errc::x_bad_message, "Invalid message"));
   const std::string& mech = msg.mech_name();
+  m_auth_started = true;
   // PLAIN sends the password itself: only over TLS (xserverd has no Unix
   // socket listener). 5.7 had no SHA256_MEMORY.
   const bool allowed = mech == "MYSQL41" || (mech == "PLAIN" && secure()) ||

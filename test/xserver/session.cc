@@ -60,6 +60,7 @@ void session::end_authenticated_session() {
   m_state.unregister_client(m_client_id);
   m_db.reset();
   m_authenticated = false;
+  m_auth_started = false; // after Session.Reset/Close: the rules of m_after_reset
 }
 
 void session::fatal(const x_error& err) {
@@ -71,6 +72,18 @@ void session::fatal(const x_error& err) {
 
 void session::dispatch(std::uint8_t type, const std::string& payload) {
   if (m_authenticated) return dispatch_authenticated(type, payload);
+  if (m_auth_started) {
+    // Session::handle_auth_message(): AuthenticateStart when no mechanism
+    // runs, AuthenticateContinue when one does; anything else (a
+    // CapabilitiesSet, Close, Reset, an Expect pipelined after a failed
+    // attempt) is FATAL.
+    const auto t = static_cast<client_msg>(type);
+    if (t == client_msg::sess_authenticate_start && m_auth_mech.empty())
+      return on_auth_start(payload);
+    if (t == client_msg::sess_authenticate_continue && !m_auth_mech.empty())
+      return on_auth_continue(payload);
+    return fatal(make_error(errc::x_bad_message, "Invalid message"));
+  }
   switch (static_cast<client_msg>(type)) {
   case client_msg::con_capabilities_get:
     return on_capabilities_get();

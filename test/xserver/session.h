@@ -257,6 +257,9 @@ private:
   std::uint64_t m_client_id = 0;
   // Authentication in progress: mechanism and nonce; failed attempts so far.
   std::string m_auth_mech;
+  // An AuthenticateStart was read: from then on the X Plugin's session reads
+  // only authentication messages (cdk/session/README.md, point 4).
+  bool m_auth_started = false;
   std::string m_nonce;
   int m_failed_auths = 0;
   bool m_after_reset = false; // only session_connect_attrs may be set now

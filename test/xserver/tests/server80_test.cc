@@ -182,6 +182,63 @@ TEST(Xserverd80, Sha2AccountsLogInWithPlainAndSha256MemoryNotMysql41) {
   }
 }
 
+// Issue 36, as the X Plugin (cdk/session/README.md, points 3, 4 and 6):
+// a refused capability is not fatal and what follows it is read; once an
+// AuthenticateStart was read only authentication messages are.
+TEST(Xserverd80, PipelinedSetsAndAuthenticationAreReadInOrder) {
+  xclient c(port80());
+  Mysqlx::Connection::CapabilitiesSet bad, attrs;
+  auto* cap = bad.mutable_capabilities()->add_capabilities();
+  cap->set_name("compression");
+  *cap->mutable_value() = any_object({{"algorithm", any_string("snappy")}});
+  cap = attrs.mutable_capabilities()->add_capabilities();
+  cap->set_name("session_connect_attrs");
+  *cap->mutable_value() = any_object({{"_client_name", any_string("t")}});
+  Mysqlx::Session::AuthenticateStart start;
+  start.set_mech_name("MYSQL41");
+  c.send_raw(c.encode(client_msg::con_capabilities_set, bad) +
+             c.encode(client_msg::con_capabilities_set, attrs) +
+             c.encode(client_msg::sess_authenticate_start, start));
+  auto r = c.reply();
+  EXPECT_EQ(error_of(r.back()).code(), 5175u) << describe(r);
+  EXPECT_EQ(error_of(r.back()).severity(), Mysqlx::Error::ERROR);
+  r = c.reply();
+  EXPECT_TRUE(is(r.back(), server_msg::ok)) << describe(r);
+  r = c.reply();
+  EXPECT_TRUE(is(r.back(), server_msg::sess_authenticate_continue)) << describe(r);
+}
+
+TEST(Xserverd80, AfterAuthenticateStartCapabilitiesAreFatal) {
+  xclient c(port80());
+  auto r = c.auth("MYSQL41", user, "wrong");
+  ASSERT_EQ(error_of(r.back()).code(), 1045u);
+  Mysqlx::Connection::CapabilitiesGet get;
+  c.send(client_msg::con_capabilities_get, get);
+  r = c.reply();
+  EXPECT_EQ(error_of(r.back()).code(), 5000u) << describe(r);
+  EXPECT_EQ(error_of(r.back()).severity(), Mysqlx::Error::FATAL);
+  EXPECT_FALSE(c.read()); // closed
+}
+
+TEST(Xserverd80, AnExpectPipelinedAfterAFailedAttemptIsFatal) {
+  xclient c(port80());
+  Mysqlx::Session::AuthenticateStart start;
+  start.set_mech_name("MYSQL41");
+  c.send(client_msg::sess_authenticate_start, start);
+  auto r = c.reply();
+  ASSERT_TRUE(is(r.back(), server_msg::sess_authenticate_continue)) << describe(r);
+  Mysqlx::Session::AuthenticateContinue cont;
+  cont.set_auth_data(std::string("\0xtest\0", 7) + std::string(20, 'x'));
+  Mysqlx::Expect::Open open;
+  c.send_raw(c.encode(client_msg::sess_authenticate_continue, cont) +
+             c.encode(client_msg::expect_open, open));
+  r = c.reply();
+  EXPECT_EQ(error_of(r.back()).code(), 1045u) << describe(r);
+  r = c.reply();
+  EXPECT_EQ(error_of(r.back()).code(), 5000u) << describe(r);
+  EXPECT_EQ(error_of(r.back()).severity(), Mysqlx::Error::FATAL);
+}
+
 TEST(Xserverd80, MessagesBeforeAuthenticationAreFatal) {
   xclient c(port80());
   auto r = c.sql("SELECT 1");
