@@ -27,9 +27,12 @@ extern "C" void on_signal(int) {
   g_stop = 1;
 }
 
-const char usage[] = "usage: xdelay --listen PORT --target HOST:PORT --delay-ms D [--pid-file F]\n"
-                     "  listens on 127.0.0.1:PORT (0: any free port), prints the port once ready,\n"
-                     "  relays each connection to HOST:PORT holding every byte D ms each way\n";
+const char usage[] =
+    "usage: xdelay --listen PORT --target HOST:PORT --delay-ms D [--pid-file F] [--flights-log F]\n"
+    "  listens on 127.0.0.1:PORT (0: any free port), prints the port once ready,\n"
+    "  relays each connection to HOST:PORT holding every byte D ms each way;\n"
+    "  --flights-log: appends `flights N` per closed connection (the client's\n"
+    "  flights: each one after a reply is a round trip it waited for)\n";
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "xdelay: %s\n", what.c_str());
@@ -42,7 +45,7 @@ const char usage[] = "usage: xdelay --listen PORT --target HOST:PORT --delay-ms 
 }
 
 struct options {
-  std::string listen, host, port, pid_file;
+  std::string listen, host, port, pid_file, flights_log;
   double delay_ms = -1;
 };
 
@@ -80,6 +83,8 @@ options parse(int argc, char** argv) {
         bad_usage("--delay-ms: expected milliseconds >= 0, e.g. 0.25");
     } else if (opt == "--pid-file") {
       o.pid_file = value;
+    } else if (opt == "--flights-log") {
+      o.flights_log = value;
     } else {
       bad_usage("unknown option " + opt);
     }
@@ -178,7 +183,9 @@ int main(int argc, char** argv) {
   try {
     const auto delay = std::chrono::duration_cast<xdelay::clock::duration>(
         std::chrono::duration<double, std::milli>(opt.delay_ms));
-    xdelay::relay(std::move(listener), target, target_len, delay).run(g_stop, wait_mask);
+    xdelay::relay r(std::move(listener), target, target_len, delay);
+    r.set_flights_log(opt.flights_log);
+    r.run(g_stop, wait_mask);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "xdelay: %s\n", e.what());
     return 1;

@@ -55,6 +55,7 @@ void direction::read(clock::duration delay, std::vector<char>& buffer) {
       return;
     }
     m_queue.push_back({due, std::string(buffer.data(), static_cast<std::size_t>(n))});
+    ++m_reads;
     m_queued += static_cast<std::size_t>(n);
     // A short read emptied the socket: asking again would only say EAGAIN
     // (ppoll reports anything that comes later).
@@ -144,6 +145,7 @@ void relay::run(const volatile std::sig_atomic_t& stop, const sigset_t& wait_mas
     for (std::size_t i = 0; i < owners.size(); ++i) {
       pair& p = *owners[i];
       const short c = fds[1 + 2 * i].revents, s = fds[2 + 2 * i].revents;
+      const std::size_t down_reads = p.down.reads(), up_reads = p.up.reads();
       if (!p.connected) {
         if (s != 0) finish_connect(p);
       } else {
@@ -151,6 +153,11 @@ void relay::run(const volatile std::sig_atomic_t& stop, const sigset_t& wait_mas
         if (s & (POLLOUT | POLLHUP | POLLERR)) p.up.writable();
       }
       if (c & (POLLIN | POLLHUP | POLLERR)) p.up.read(m_delay, m_buffer);
+      if (p.down.reads() != down_reads) p.client_spoke_last = false;
+      if (p.up.reads() != up_reads) {
+        if (!p.client_spoke_last) ++p.flights;
+        p.client_spoke_last = true;
+      }
       if (c & (POLLOUT | POLLHUP | POLLERR)) p.down.writable();
     }
     if (fds[0].revents & POLLIN) accept_all();
@@ -161,6 +168,7 @@ void relay::run(const volatile std::sig_atomic_t& stop, const sigset_t& wait_mas
         it->down.flush(now);
       }
       if (it->failed || (it->up.done() && it->down.done())) {
+        log_flights(*it);
         it = m_pairs.erase(it);
         m_accepting = true;
       } else {
@@ -211,6 +219,17 @@ void relay::finish_connect(pair& p) {
     warn("connect to the target", err);
     p.failed = true;
   }
+}
+
+void relay::log_flights(const pair& p) const {
+  if (m_flights_log.empty() || p.failed) return;
+  std::FILE* f = std::fopen(m_flights_log.c_str(), "a");
+  if (f == nullptr) {
+    warn("--flights-log", errno);
+    return;
+  }
+  std::fprintf(f, "flights %d\n", p.flights);
+  std::fclose(f);
 }
 
 std::optional<clock::time_point> relay::next_due() const {

@@ -36,6 +36,8 @@ public:
   // When flush() has something to do next, if it is not waiting for POLLOUT.
   std::optional<clock::time_point> next_due() const;
   bool done() const { return m_done; }
+  // Reads that returned bytes so far (for counting flights).
+  std::size_t reads() const { return m_reads; }
 
   // Reads what the source has (through `buffer`, the relay's scratch space).
   void read(clock::duration delay, std::vector<char>& buffer);
@@ -62,6 +64,7 @@ private:
   clock::time_point m_eof_due; // ... and the destination learns it then
   bool m_blocked = false;
   bool m_done = false;
+  std::size_t m_reads = 0;
 };
 
 // A client connection and the proxy's connection to the target.
@@ -73,6 +76,11 @@ struct pair {
   bool connected;
   bool failed = false; // the connection to the target could not be made
   direction up, down;
+  // The client's flights: runs of client bytes, each begun after server
+  // bytes (or first). A flight after a reply is a round trip the client
+  // waited for; the TCP handshake is not one of them (not delayed).
+  int flights = 0;
+  bool client_spoke_last = false;
 };
 
 // Non-blocking, close-on-exec, TCP_NODELAY: every socket the relay uses.
@@ -88,10 +96,14 @@ public:
   // Relays until `stop` is set by a signal handler; the signals are blocked
   // outside ppoll and `wait_mask` unblocks them inside it, so none is missed.
   void run(const volatile std::sig_atomic_t& stop, const sigset_t& wait_mask);
+  // Appends `flights N` to this file for each connection that closes
+  // (empty: no log). Opened per line, so a test can read it at any time.
+  void set_flights_log(std::string path) { m_flights_log = std::move(path); }
 
 private:
   void accept_all();
   void finish_connect(pair& p);
+  void log_flights(const pair& p) const;
   std::optional<clock::time_point> next_due() const;
 
   unique_fd m_listener;
@@ -100,6 +112,7 @@ private:
   clock::duration m_delay;
   std::list<pair> m_pairs;
   bool m_accepting = true; // false while out of descriptors
+  std::string m_flights_log;
   std::vector<char> m_buffer = std::vector<char>(std::size_t{256} << 10);
 };
 

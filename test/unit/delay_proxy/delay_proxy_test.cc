@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <random>
@@ -164,6 +165,40 @@ TEST(DelayProxy, CloseReachesServerAndDropsThePair) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   EXPECT_EQ(proxy.open_fds(), idle);
   EXPECT_EQ(proxy.stop(), 0); // SIGTERM is a clean exit
+}
+
+// Issue 36: the flights log counts the client's runs of bytes, each begun
+// after the server's (a round trip waited for), not its writes: three
+// ping-pongs, one of them two back-to-back writes, are three flights.
+TEST(DelayProxy, FlightsLogCountsTheClientsTurns) {
+  char dir[] = "/tmp/xdelay_flightsXXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string log = std::string(dir) + "/flights";
+  echo_server echo;
+  xdelay_process proxy(echo.port(), "2", log);
+  {
+    const socket_fd s = connect_to(proxy.port());
+    round_trip(s);
+    s.send_all(std::string(8, 'a'));
+    s.send_all(std::string(8, 'b')); // the same flight: no reply in between
+    EXPECT_EQ(s.receive(16), std::string(8, 'a') + std::string(8, 'b'));
+    round_trip(s);
+  }
+  EXPECT_TRUE(echo.wait_ends(1, std::chrono::seconds(10)));
+  std::string text;
+  const auto deadline = clock::now() + std::chrono::seconds(10);
+  while (text.empty() && clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (std::FILE* f = std::fopen(log.c_str(), "r")) {
+      char line[64] = {};
+      if (std::fgets(line, sizeof line, f) != nullptr) text = line;
+      std::fclose(f);
+    }
+  }
+  EXPECT_EQ(text, "flights 3\n");
+  EXPECT_EQ(proxy.stop(), 0);
+  std::remove(log.c_str());
+  ::rmdir(dir);
 }
 
 // The numbers behind README.md: the median of 200 ping-pongs at 0, 0.5 and

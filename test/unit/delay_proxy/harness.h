@@ -185,7 +185,9 @@ inline double cpu_seconds_of_children() {
 // xdelay in front of `target_port`, started and ready (it printed its port).
 class xdelay_process {
 public:
-  xdelay_process(std::uint16_t target_port, const std::string& delay_ms) {
+  // flights_log: passed as --flights-log when not empty.
+  xdelay_process(std::uint16_t target_port, const std::string& delay_ms,
+                 const std::string& flights_log = "") {
     int out[2];
     if (::pipe(out) < 0) fail("pipe");
     m_out = socket_fd(out[0]);
@@ -196,6 +198,10 @@ public:
     const std::string target = "127.0.0.1:" + std::to_string(target_port);
     std::vector<std::string> args{XDELAY_BIN, "--listen",   "0",     "--target",
                                   target,     "--delay-ms", delay_ms};
+    if (!flights_log.empty()) {
+      args.emplace_back("--flights-log");
+      args.push_back(flights_log);
+    }
     std::vector<char*> argv;
     argv.reserve(args.size() + 1);
     for (std::string& a : args) argv.push_back(a.data());
