@@ -113,92 +113,91 @@ TEST(connection, auto_on_plain_tcp_uses_mysql41) {
   EXPECT_EQ(c.value()->tls_version(), "");
 }
 
-// Issue 36: the round trips a connect waits for, and one more for the first
-// statement (the probe's Expect.Close rides with it).
-int round_trips_to_first_reply(fake_server* peer, connection& c) {
-  const int session = peer->round_trips;
-  protocol::append_frame(c.pipeline().output(), 12, "");
-  c.pipeline().expect(protocol::replies::statement);
-  auto r = c.read_reply();
+// Issue 36: a connect through the scripted server, and the round trips it
+// waited for, to the session and then (the probe's Expect.Close riding with
+// it) to the first statement's reply, which must cost exactly one more.
+struct counted {
+  std::unique_ptr<connection> conn;
+  fake_server* peer = nullptr;
+  int session = -1;
+};
+
+counted open_counted(const connect_options& o, bool local = false) {
+  auto server = std::make_unique<fake_server>();
+  server->local = local;
+  counted out;
+  out.peer = server.get();
+  auto c = open_with(std::move(server), o);
+  EXPECT_TRUE(c.ok()) << c.err().message;
+  if (!c) return out;
+  out.conn = std::move(c.value());
+  out.session = out.peer->round_trips;
+  protocol::append_frame(out.conn->pipeline().output(), 12, "");
+  out.conn->pipeline().expect(protocol::replies::statement);
+  auto r = out.conn->read_reply();
   EXPECT_TRUE(r.ok()) << r.err().message;
-  EXPECT_EQ(peer->round_trips, session + 1);
-  return session;
+  EXPECT_EQ(out.peer->round_trips, out.session + 1);
+  return out;
+}
+
+connect_options without_tls(auth_method m) {
+  connect_options o = options();
+  o.tls.mode = ssl_mode::disabled;
+  o.auth = m;
+  return o;
 }
 
 TEST(connection, tls_plain_session_in_three_round_trips) {
   // CapabilitiesGet+Set{tls}; the TLS handshake; Sets + PLAIN + Expect.Open.
-  auto server = std::make_unique<fake_server>();
-  fake_server* peer = server.get();
-  auto c = open_with(std::move(server), options());
-  ASSERT_TRUE(c.ok()) << c.err().message;
-  EXPECT_EQ(c.value()->compression(), "deflate_stream");
-  EXPECT_EQ(round_trips_to_first_reply(peer, *c.value()), 3);
+  auto c = open_counted(options());
+  ASSERT_TRUE(c.conn);
+  EXPECT_EQ(c.conn->compression(), "deflate_stream");
+  EXPECT_EQ(c.session, 3);
 }
 
 TEST(connection, mysql41_without_tls_in_two_round_trips) {
   // Get + compression + attributes + AuthenticateStart; Continue + Expect.Open.
-  auto server = std::make_unique<fake_server>();
-  fake_server* peer = server.get();
-  connect_options o = options();
-  o.tls.mode = ssl_mode::disabled;
-  o.auth = auth_method::mysql41;
-  auto c = open_with(std::move(server), o);
-  ASSERT_TRUE(c.ok()) << c.err().message;
-  EXPECT_EQ(c.value()->info().auth_mechanism, "MYSQL41");
-  EXPECT_TRUE(c.value()->server_generates_ids());
-  EXPECT_EQ(round_trips_to_first_reply(peer, *c.value()), 2);
-  EXPECT_EQ(peer->received, (std::vector<int>{1, 2, 2, 4, 5, 24, 25, 12}));
+  auto c = open_counted(without_tls(auth_method::mysql41));
+  ASSERT_TRUE(c.conn);
+  EXPECT_EQ(c.conn->info().auth_mechanism, "MYSQL41");
+  EXPECT_TRUE(c.conn->server_generates_ids());
+  EXPECT_EQ(c.session, 2);
+  EXPECT_EQ(c.peer->received, (std::vector<int>{1, 2, 2, 4, 5, 24, 25, 12}));
 }
 
 TEST(connection, auto_without_tls_probes_after_authentication) {
   // A fallback may follow MYSQL41, and after a failed attempt the server
   // reads nothing but AuthenticateStart: the probe waits for the Ok.
-  auto server = std::make_unique<fake_server>();
-  fake_server* peer = server.get();
-  connect_options o = options();
-  o.tls.mode = ssl_mode::disabled;
-  auto c = open_with(std::move(server), o);
-  ASSERT_TRUE(c.ok()) << c.err().message;
-  EXPECT_EQ(round_trips_to_first_reply(peer, *c.value()), 3);
+  auto c = open_counted(without_tls(auth_method::auto_select));
+  EXPECT_EQ(c.session, 3);
 }
 
 TEST(connection, unix_socket_session_in_one_round_trip) {
-  auto server = std::make_unique<fake_server>();
-  server->local = true;
-  fake_server* peer = server.get();
-  auto c = open_with(std::move(server), options());
-  ASSERT_TRUE(c.ok()) << c.err().message;
-  EXPECT_EQ(c.value()->info().auth_mechanism, "PLAIN");
-  EXPECT_EQ(round_trips_to_first_reply(peer, *c.value()), 1);
+  auto c = open_counted(options(), true);
+  ASSERT_TRUE(c.conn);
+  EXPECT_EQ(c.conn->info().auth_mechanism, "PLAIN");
+  EXPECT_EQ(c.session, 1);
 }
 
 TEST(connection, speculative_compression_refused_costs_no_round_trip) {
   // Without TLS the algorithm is asked for before the server's list is in:
   // one it does not offer is refused (5175) and the session is uncompressed.
-  auto server = std::make_unique<fake_server>();
-  fake_server* peer = server.get();
-  connect_options o = options();
-  o.tls.mode = ssl_mode::disabled;
-  o.auth = auth_method::mysql41;
+  connect_options o = without_tls(auth_method::mysql41);
   o.compression_algorithms = {"zstd_stream"};
-  auto c = open_with(std::move(server), o);
-  ASSERT_TRUE(c.ok()) << c.err().message;
-  EXPECT_EQ(c.value()->compression(), "");
-  EXPECT_EQ(round_trips_to_first_reply(peer, *c.value()), 2);
+  auto c = open_counted(o);
+  ASSERT_TRUE(c.conn);
+  EXPECT_EQ(c.conn->compression(), "");
+  EXPECT_EQ(c.session, 2);
 }
 
 TEST(connection, required_compression_without_tls_waits_for_the_list) {
-  auto server = std::make_unique<fake_server>();
-  fake_server* peer = server.get();
-  connect_options o = options();
-  o.tls.mode = ssl_mode::disabled;
-  o.auth = auth_method::mysql41;
+  connect_options o = without_tls(auth_method::mysql41);
   o.compression = compression_mode::required;
   o.compression_algorithms = {"zstd_stream", "deflate_stream"};
-  auto c = open_with(std::move(server), o);
-  ASSERT_TRUE(c.ok()) << c.err().message;
-  EXPECT_EQ(c.value()->compression(), "deflate_stream");
-  EXPECT_EQ(round_trips_to_first_reply(peer, *c.value()), 3);
+  auto c = open_counted(o);
+  ASSERT_TRUE(c.conn);
+  EXPECT_EQ(c.conn->compression(), "deflate_stream");
+  EXPECT_EQ(c.session, 3);
 }
 
 TEST(connection, tls_required_without_server_support_fails) {
