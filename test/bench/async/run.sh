@@ -37,16 +37,10 @@ command -v python3 >/dev/null || die "python3 is required"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
-ctl() { MYSQLX_BUILD_DIR=$BUILD "$ROOT/test/xserver/xserverctl" "$@"; }
 NAME=bench_async_run
-cleanup() {
-  for i in "${!DELAYS[@]}"; do ctl proxy stop --name "${NAME}_$i" >/dev/null 2>&1 || true; done
-  ctl stop --name "$NAME" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=../proxied_server.sh
+. "$ROOT/test/bench/proxied_server.sh"
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "load average before: $(load)" | tee "$OUT/load.txt"
 ctl start --name "$NAME" --port "$PORT" --fresh >/dev/null
 : >"$OUT/results.jsonl"
