@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -223,13 +224,9 @@ void relay::finish_connect(pair& p) {
 
 void relay::log_flights(const pair& p) const {
   if (m_flights_log.empty() || p.failed) return;
-  std::FILE* f = std::fopen(m_flights_log.c_str(), "a");
-  if (f == nullptr) {
-    warn("--flights-log", errno);
-    return;
-  }
-  std::fprintf(f, "flights %d\n", p.flights);
-  std::fclose(f);
+  std::ofstream f(m_flights_log, std::ios::app);
+  f << "flights " << p.flights << '\n';
+  if (!f.flush()) warn("--flights-log", errno);
 }
 
 std::optional<clock::time_point> relay::next_due() const {

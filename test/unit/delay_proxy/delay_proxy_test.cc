@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
 
@@ -189,13 +190,10 @@ TEST(DelayProxy, FlightsLogCountsTheClientsTurns) {
   const auto deadline = clock::now() + std::chrono::seconds(10);
   while (text.empty() && clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (std::FILE* f = std::fopen(log.c_str(), "r")) {
-      char line[64] = {};
-      if (std::fgets(line, sizeof line, f) != nullptr) text = line;
-      std::fclose(f);
-    }
+    std::ifstream f(log);
+    std::getline(f, text);
   }
-  EXPECT_EQ(text, "flights 3\n");
+  EXPECT_EQ(text, "flights 3");
   EXPECT_EQ(proxy.stop(), 0);
   std::remove(log.c_str());
   ::rmdir(dir);
