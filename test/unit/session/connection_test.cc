@@ -122,9 +122,10 @@ struct counted {
   int session = -1;
 };
 
-counted open_counted(const connect_options& o, bool local = false) {
+counted open_counted(const connect_options& o, bool local = false, bool refuse_mysql41 = false) {
   auto server = std::make_unique<fake_server>();
   server->local = local;
+  server->refuse_mysql41 = refuse_mysql41;
   counted out;
   out.peer = server.get();
   auto c = open_with(std::move(server), o);
@@ -170,6 +171,15 @@ TEST(connection, auto_without_tls_probes_after_authentication) {
   // reads nothing but AuthenticateStart: the probe waits for the Ok.
   auto c = open_counted(without_tls(auth_method::auto_select));
   EXPECT_EQ(c.session, 3);
+}
+
+TEST(connection, auto_fallback_costs_its_round_trips_only_when_needed) {
+  // MYSQL41 refused: AuthenticateStart(SHA256_MEMORY), then its answer with
+  // the probe (no fallback is left): two more than MYSQL41's own exchange.
+  auto c = open_counted(without_tls(auth_method::auto_select), false, true);
+  ASSERT_TRUE(c.conn);
+  EXPECT_EQ(c.conn->info().auth_mechanism, "SHA256_MEMORY");
+  EXPECT_EQ(c.session, 4);
 }
 
 TEST(connection, unix_socket_session_in_one_round_trip) {
