@@ -8,7 +8,11 @@
 // xdelay in front of one xserverd and runs both, and counts the round trips
 // from xdelay's flights log.
 //
-//   bench_connect --uri URI [--reps N] [--label TEXT] [--abandon 1]
+//   bench_connect --uri URI [--reps N] [--label TEXT] [--abandon 1] [--pool N]
+//
+// --pool N: instead, a Client with a pool of N from cold, N threads each
+// taking a session and running SELECT 1 at once: one line with the time
+// until all N have their row ({"mode":"pool","sessions":N,"ms":...}).
 //
 // --abandon 1: after the last first row the process exits at once, without
 // closing the session (no Close, no TLS close_notify), so that xdelay's
@@ -17,12 +21,15 @@
 // Output: one JSON line per connect on stdout
 //   {"client":"mysqlx","label":"tls auto 2ms","rep":0,"ms":4.21}
 // A wrong row or a failed connect prints the error and exits with 1.
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mysqlx/xdevapi.h>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -36,10 +43,13 @@ struct options {
   std::string uri, label;
   int reps = 10;
   bool abandon = false;
+  int pool = 0;
 };
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr, "bench_connect: %s\nusage: bench_connect --uri URI [--reps N] [--label T] [--abandon 1]\n",
+  std::fprintf(stderr,
+               "bench_connect: %s\nusage: bench_connect --uri URI [--reps N] [--label T] "
+               "[--abandon 1] [--pool N]\n",
                why);
   std::exit(2);
 }
@@ -55,6 +65,9 @@ options parse(int argc, char** argv) {
     } else if (opt == "--reps") {
       o.reps = std::atoi(value.c_str());
       if (o.reps <= 0) usage("--reps: a positive number");
+    } else if (opt == "--pool") {
+      o.pool = std::atoi(value.c_str());
+      if (o.pool <= 0) usage("--pool: a positive number");
     } else if (opt == "--abandon") {
       o.abandon = value == "1";
     } else if (opt == "--label") {
@@ -83,11 +96,38 @@ double connect_once(const std::string& uri, bool abandon) {
   return std::chrono::duration<double, std::milli>(end - start).count();
 }
 
+// A pool of n warmed from cold: n threads take a session each at once.
+double warm_pool(const std::string& uri, int n) {
+  const auto start = std::chrono::steady_clock::now();
+  mysqlx::Client client = mysqlx::getClient(uri, mysqlx::ClientOption::POOL_MAX_SIZE, n);
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < n; ++i)
+    threads.emplace_back([&client, &ok] {
+      try {
+        mysqlx::Session s = client.getSession();
+        if (s.sql("SELECT 1").execute().fetchOne()[0].get<int>() == 1) ++ok;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_connect: %s\n", e.what());
+      }
+    });
+  for (auto& t : threads) t.join();
+  const auto end = std::chrono::steady_clock::now();
+  if (ok != n) std::exit(1);
+  return std::chrono::duration<double, std::milli>(end - start).count();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   const options o = parse(argc, argv);
   try {
+    if (o.pool > 0) {
+      std::printf("{\"client\":\"%s\",\"label\":\"%s\",\"mode\":\"pool\",\"sessions\":%d,"
+                  "\"ms\":%.3f}\n",
+                  k_client, o.label.c_str(), o.pool, warm_pool(o.uri, o.pool));
+      return 0;
+    }
     for (int rep = 0; rep < o.reps; ++rep) {
       const double ms = connect_once(o.uri, o.abandon && rep + 1 == o.reps);
       std::printf("{\"client\":\"%s\",\"label\":\"%s\",\"rep\":%d,\"ms\":%.3f}\n", k_client,
