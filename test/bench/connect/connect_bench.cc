@@ -101,6 +101,7 @@ double warm_pool(const std::string& uri, int n) {
   const auto start = std::chrono::steady_clock::now();
   mysqlx::Client client = mysqlx::getClient(uri, mysqlx::ClientOption::POOL_MAX_SIZE, n);
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<std::size_t>(n));
   std::atomic<int> ok{0};
   for (int i = 0; i < n; ++i)
     threads.emplace_back([&client, &ok] {
