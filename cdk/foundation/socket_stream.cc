@@ -8,6 +8,9 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -30,6 +33,14 @@ std::string lost_connection_why(int err) {
 error socket_errno_error(const std::string& peer, int err) {
   if (err == EAGAIN || err == EWOULDBLOCK) {
     return error::connection(client_errc::timeout, "Timed out waiting for " + peer);
+  }
+  if (err == ETIMEDOUT) {
+    // On an established connection only keepalive or TCP_USER_TIMEOUT end
+    // in ETIMEDOUT (or, with neither, Linux's own ~15 minutes of retries).
+    return error::connection(client_errc::dead_peer,
+                             "Lost connection to " + peer +
+                                 ": the server stopped answering (no TCP acknowledgement or "
+                                 "keepalive reply)");
   }
   return lost_connection_error(peer, lost_connection_why(err));
 }
@@ -171,6 +182,46 @@ status socket_stream::set_timeouts(std::chrono::milliseconds read,
   if (::setsockopt(m_fd.get(), SOL_SOCKET, SO_RCVTIMEO, &r, sizeof r) != 0 ||
       ::setsockopt(m_fd.get(), SOL_SOCKET, SO_SNDTIMEO, &w, sizeof w) != 0) {
     return error::client(client_errc::usage, "Can't set an I/O timeout: " + errno_text(errno));
+  }
+  return ok();
+}
+
+// Keepalive covers a wait for a reply (nothing of ours unacknowledged):
+// after `idle` without a byte from the peer, `count` probes `interval`
+// apart, so a dead peer is found within about idle + count * interval = t.
+// TCP_USER_TIMEOUT covers our unacknowledged bytes (a request sent into the
+// cut), and also caps the keepalive probing: Linux ends it once that long
+// passed since the peer's last byte, so a t below idle + count * interval
+// is kept to the next probe. Seconds are keepalive's unit.
+keepalive_params keepalive_for(std::chrono::milliseconds t) {
+  const auto s = std::max<std::int64_t>(2, (t.count() + 999) / 1000);
+  keepalive_params k;
+  k.count = 3;
+  k.interval = static_cast<int>(std::max<std::int64_t>(1, s / 5));
+  k.idle = static_cast<int>(std::max<std::int64_t>(1, s - k.count * k.interval));
+  return k;
+}
+
+status socket_stream::set_dead_peer_timeout(std::chrono::milliseconds t) {
+  if (!m_fd.valid()) return closed_error();
+  if (m_local) return ok();
+  const int fd = m_fd.get();
+  const int on = t.count() > 0 ? 1 : 0;
+  const auto k = keepalive_for(t);
+  // 0 restores the kernel's default (no user timeout).
+  const unsigned user_timeout =
+      static_cast<unsigned>(std::min<std::int64_t>(t.count(), std::numeric_limits<int>::max()));
+  bool set =
+      ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) == 0 &&
+      ::setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof user_timeout) == 0;
+  if (set && on) {
+    set = ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &k.idle, sizeof k.idle) == 0 &&
+          ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &k.interval, sizeof k.interval) == 0 &&
+          ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &k.count, sizeof k.count) == 0;
+  }
+  if (!set) {
+    return error::client(client_errc::usage,
+                         "Can't set dead-peer-timeout (TCP keepalive): " + errno_text(errno));
   }
   return ok();
 }

@@ -57,6 +57,7 @@ public:
   // SO_RCVTIMEO / SO_SNDTIMEO: each recv() and send() (and so each TLS
   // read, write and handshake step) waits at most that long.
   status set_timeouts(std::chrono::milliseconds read, std::chrono::milliseconds write) override;
+  status set_dead_peer_timeout(std::chrono::milliseconds t) override;
   // The same bound both ways (0: no bound, the default).
   status set_io_timeout(std::chrono::milliseconds timeout) {
     return set_timeouts(timeout, timeout);
@@ -102,8 +103,15 @@ error lost_connection_error(const std::string& peer, std::string_view why);
 // Why a send()/recv() failed, for lost_connection_error(): errno's text,
 // with EPIPE ("Broken pipe") said in words a user reads.
 std::string lost_connection_why(int err);
+
+// The keepalive settings dead-peer-timeout `t` gives (set_dead_peer_timeout).
+struct keepalive_params {
+  int idle = 0, interval = 0, count = 0; // seconds, seconds, probes
+};
+keepalive_params keepalive_for(std::chrono::milliseconds t);
 // A failed send()/recv(): EAGAIN (the I/O timeout expired) is
-// client_errc::timeout, anything else lost_connection.
+// client_errc::timeout, ETIMEDOUT (dead-peer-timeout) dead_peer, anything
+// else lost_connection.
 error socket_errno_error(const std::string& peer, int err);
 
 } // namespace cdk

@@ -27,7 +27,9 @@ connection::open(std::unique_ptr<stream> s, const connect_options& opts, std::st
   // stops mid-handshake) fails within connect-timeout, so fail-over moves on.
   c->m_handshaking = true;
   c->m_read_timeout = c->m_write_timeout = opts.connect_timeout;
+  c->m_dead_peer_timeout = opts.dead_peer_timeout;
   auto st = c->m_stream->set_timeouts(opts.connect_timeout, opts.connect_timeout);
+  if (st) st = c->m_stream->set_dead_peer_timeout(opts.dead_peer_timeout);
   if (st) st = c->run_handshake(opts);
   if (st) {
     c->m_handshaking = false;
@@ -232,6 +234,10 @@ void connection::set_server_message_limit(std::optional<std::uint64_t> n) {
 }
 
 error connection::timed_out(error e, bool reading) const {
+  if (e.code == client_errc::dead_peer) {
+    e.message += " (dead-peer-timeout=" + std::to_string(m_dead_peer_timeout.count()) + " ms)";
+    return e;
+  }
   if (e.code != client_errc::timeout) return e;
   const char* option = m_handshaking ? "connect-timeout"
                        : reading     ? "read-timeout"

@@ -144,6 +144,7 @@ private:
   // may leave a statement run (error::maybe_applied).
   bool m_unanswered = false;
   std::chrono::milliseconds m_read_timeout{0}, m_write_timeout{0};
+  std::chrono::milliseconds m_dead_peer_timeout{0}; // named in a dead_peer error
   std::string m_first_bytes; // the server's first bytes, until other_protocol() can tell
   bool m_first_checked = false;
   bool m_handshaking = false; // connect-timeout bounds the waits, not read/write-timeout
