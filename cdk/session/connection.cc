@@ -3,6 +3,7 @@
 #include "cdk/foundation/dns_srv.h"
 #include "cdk/protocol/messages.h"
 #include "cdk/session/lost_connection.h"
+#include "cdk/session/member_probe.h"
 #include "cdk/session/message_limit.h"
 #include "cdk/session/scramble.h"
 
@@ -62,6 +63,29 @@ std::vector<host_address> by_priority(std::vector<host_address> hosts) {
   return hosts;
 }
 
+// A host that failed this way is passed by for the next one: it did not
+// answer (a connection error), or it is a cluster member that cannot take
+// work (Galera's 1047 during the login). A refused login, an unknown schema
+// and the like end the attempt: every member would say the same.
+bool try_next_host(const error& e) {
+  return e.origin == error_origin::connection ||
+         (e.origin == error_origin::server && e.code == wsrep_not_ready);
+}
+
+// With several hosts, a member that logs the client in but refuses work (a
+// Galera member cut off from its cluster) is passed by too: asked once, one
+// round trip, before the connection is handed out. The error says why.
+result<std::unique_ptr<connection>> usable_member(std::unique_ptr<connection> c) {
+  queue_member_probe(c->pipeline());
+  auto r = c->read_reply();
+  if (!r) return std::move(r).err();
+  if (auto why = member_unusable(r.value())) {
+    error e{wsrep_not_ready, "08S01", *why, error_origin::server, false};
+    return e;
+  }
+  return c;
+}
+
 std::string describe(const host_address& h) {
   if (!h.socket.empty()) return h.socket;
   const bool v6 = h.host.find(':') != std::string::npos;
@@ -100,7 +124,8 @@ result<std::unique_ptr<connection>> connection::open(const connect_options& opts
                               : connect_unix(h.socket, opts.connect_timeout);
     if (s) {
       auto c = open(std::move(s.value()), opts, h.socket.empty() ? h.host : std::string());
-      if (c || c.err().origin != error_origin::connection) return c;
+      if (c && hosts.size() > 1) c = usable_member(std::move(c).value());
+      if (c || !try_next_host(c.err())) return c;
       last = std::move(c).err();
     } else {
       last = std::move(s).err();

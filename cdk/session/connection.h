@@ -41,8 +41,10 @@ public:
   // Tries opts.hosts by priority (highest first; given order without
   // priorities). With opts.dns_srv, hosts[0] is first looked up as a DNS SRV
   // name (expand_dns_srv, cdk/foundation/dns_srv.h) and its targets are
-  // tried in SRV order. Only transport-level failures move on to the next host; a
-  // refused login or a server error ends the attempt.
+  // tried in SRV order. Transport-level failures move on to the next host,
+  // and so does a cluster member that cannot take work (member_probe.h:
+  // 1047 at login, or, with several hosts, wsrep_ready OFF when asked right
+  // after it); a refused login or another server error ends the attempt.
   static result<std::unique_ptr<connection>> open(const connect_options& opts);
   // Sets a session up over an established stream; host names the server for
   // TLS (SNI and identity checks).
