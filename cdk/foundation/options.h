@@ -57,10 +57,10 @@ struct connect_options {
   std::chrono::milliseconds write_timeout{0};
   // A TCP peer that stops answering (a partition, a host that died without
   // closing anything) fails the connection after about this long, whatever
-  // the call waits for: TCP keepalive while we wait for a reply, and
-  // TCP_USER_TIMEOUT while our bytes go unacknowledged (set_dead_peer_timeout
-  // of socket_stream). A server that is alive but slow still answers TCP, so
-  // it is never taken for dead. 0: off (Linux then gives up after ~15 min).
+  // the call waits for a reply: TCP keepalive, or, while our bytes go
+  // unacknowledged, TCP_INFO (socket_stream::set_dead_peer_timeout). A server
+  // that is alive but slow still answers TCP, so it is never taken for dead.
+  // 0: off (Linux then gives up after ~15 min).
   std::chrono::milliseconds dead_peer_timeout{5000};
   bool send_connection_attributes = true;
   std::vector<std::pair<std::string, std::string>> connection_attributes; // user's own

@@ -84,6 +84,11 @@ public:
 
 private:
   result<std::size_t> fill(char* dst, std::size_t n); // one recv() / SSL_read()
+  // With dead-peer-timeout: waits for a byte to read in slices, and fails
+  // with client_errc::dead_peer once bytes of ours have gone unacknowledged
+  // that long (peer_silent()); read-timeout still bounds the wait.
+  status await_readable();
+  bool peer_silent() const;
   status upgrade(result<std::unique_ptr<tls_session>> session);
   error closed_error() const;
 
@@ -94,7 +99,9 @@ private:
   std::vector<char> m_buf;
   std::size_t m_pos = 0;
   std::size_t m_end = 0;
-  std::chrono::milliseconds m_read_timeout{0}; // set_timeouts(): bounds readable() too
+  std::chrono::milliseconds m_read_timeout{0};          // set_timeouts(): bounds readable() too
+  std::chrono::milliseconds m_dead_peer{0};             // set_dead_peer_timeout(); 0: off
+  std::chrono::steady_clock::time_point m_last_write{}; // peer_silent() counts from it
 };
 
 // "Lost connection to <peer> (<why>)": the one wording for a failed read or

@@ -54,7 +54,7 @@ TEST(DeadPeer, CallWaitingForAReplyFailsWithinTheBound) {
   }
 }
 
-// A request sent into the cut is never acknowledged: TCP_USER_TIMEOUT.
+// A request sent into the cut is never acknowledged: the read wait finds it in TCP_INFO.
 TEST(DeadPeer, RequestSentIntoTheCutFailsWithinTheBound) {
   PARTITION_NEEDS_ROOT();
   healer heal;

@@ -298,7 +298,7 @@ TEST(Stream, WriteTimeoutBoundsAWriteThePeerNeverReads) {
 }
 
 // dead-peer-timeout: keepalive finds a silent peer while we wait for a
-// reply, TCP_USER_TIMEOUT while our bytes go unacknowledged; both about t.
+// reply, await_readable() while our bytes go unacknowledged; both about t.
 // (That a cut peer then fails a call is test/integration/partition's.)
 int sockopt(int fd, int level, int name) {
   int v = -1;
@@ -307,7 +307,7 @@ int sockopt(int fd, int level, int name) {
   return v;
 }
 
-TEST(Stream, DeadPeerTimeoutSetsKeepaliveAndUserTimeout) {
+TEST(Stream, DeadPeerTimeoutSetsKeepalive) {
   one_shot srv(test_server::listen_local(), [](cdk::socket_stream&) {});
   auto s = cdk::connect_tcp("127.0.0.1", srv.port(), 2s);
   ASSERT_TRUE(s);
@@ -315,14 +315,34 @@ TEST(Stream, DeadPeerTimeoutSetsKeepaliveAndUserTimeout) {
   EXPECT_EQ(sockopt(fd, SOL_SOCKET, SO_KEEPALIVE), 0); // nothing until asked
   ASSERT_TRUE(s.value()->set_dead_peer_timeout(5000ms));
   EXPECT_EQ(sockopt(fd, SOL_SOCKET, SO_KEEPALIVE), 1);
-  EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT), 5000);
+  // Not TCP_USER_TIMEOUT: Linux would apply it to a closed window too.
+  EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT), 0);
   EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE), 2);
   EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL), 1);
   EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_KEEPCNT), 3);
-  // 0 turns both off again.
+  // 0 turns it off again.
   ASSERT_TRUE(s.value()->set_dead_peer_timeout(0ms));
   EXPECT_EQ(sockopt(fd, SOL_SOCKET, SO_KEEPALIVE), 0);
-  EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT), 0);
+  srv.join();
+}
+
+// A live server that stops reading for longer than dead-peer-timeout (busy
+// with an earlier message) is not dead: its kernel answers the window
+// probes. (With TCP_USER_TIMEOUT the write failed with ETIMEDOUT.)
+TEST(Stream, APeerThatStopsReadingIsNotDead) {
+  constexpr std::size_t n = std::size_t{8} << 20; // above any socket buffers
+  one_shot srv(test_server::listen_local(), [](cdk::socket_stream& s) {
+    std::this_thread::sleep_for(2500ms);
+    auto got = test_server::read_exact(s, n);
+    (void)s.write(got ? "ok" : "no");
+  });
+  auto s = cdk::connect_tcp("127.0.0.1", srv.port(), 2s);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s.value()->set_dead_peer_timeout(1000ms));
+  ASSERT_TRUE(s.value()->write(pattern(n)));
+  auto got = test_server::read_exact(*s.value(), 2);
+  ASSERT_TRUE(got) << got.err().message;
+  EXPECT_EQ(got.value(), "ok");
   srv.join();
 }
 
@@ -337,6 +357,11 @@ TEST(Stream, KeepaliveAddsUpToTheDeadPeerTimeout) {
     EXPECT_LE(total * 1000, std::max(t, 4000) + 999) << t;
     EXPECT_GE(total * 1000, t / 2) << t;
   }
+  // The largest value the option takes still gives what Linux accepts.
+  const auto k = cdk::keepalive_for(std::chrono::milliseconds(9'223'372'036'854));
+  EXPECT_LE(k.idle, 32767);
+  EXPECT_LE(k.interval, 32767);
+  EXPECT_GE(k.idle, 1);
 }
 
 // The kernel's give-up (ETIMEDOUT) reads as a dead peer, not a plain loss.
