@@ -10,8 +10,10 @@ namespace pr = cdk::protocol;
 void queue_member_probe(pr::pipeline& p) {
   // Cannot fail: no arguments, and the text is far below any size limit.
   // SHOW STATUS needs no privilege and is answered outside the Primary
-  // component too.
-  (void)pr::encode_stmt_execute(p.output(), "SHOW STATUS LIKE 'wsrep_ready'");
+  // component too. MariaDB without Galera says wsrep_ready OFF as well: only
+  // a loaded provider makes it count.
+  (void)pr::encode_stmt_execute(
+      p.output(), "SHOW STATUS WHERE Variable_name IN ('wsrep_ready', 'wsrep_provider_name')");
   p.expect(pr::replies::statement);
 }
 
@@ -23,11 +25,15 @@ std::optional<std::string> member_unusable(const pr::reply& r) {
   }
   auto sets = pr::decode_result_sets(r);
   if (!sets || sets.value().size() != 1) return std::nullopt;
+  bool provider = false, ready = true;
   for (const auto& row : sets.value()[0].rows) {
-    if (row.size() == 2 && row[1].is_text() && row[1].bytes == "OFF") {
-      return "wsrep_ready=OFF: the member is outside its cluster's Primary component and "
-             "refuses statements (1047)";
-    }
+    if (row.size() != 2 || !row[0].is_text() || !row[1].is_text()) continue;
+    if (row[0].bytes == "wsrep_provider_name") provider = !row[1].bytes.empty();
+    if (row[0].bytes == "wsrep_ready") ready = row[1].bytes != "OFF";
+  }
+  if (provider && !ready) {
+    return "wsrep_ready=OFF: the member is outside its cluster's Primary component and "
+           "refuses statements (1047)";
   }
   return std::nullopt;
 }

@@ -4,8 +4,9 @@
 // component (cut off from its cluster) logs clients in, as MySQL's X Plugin
 // does, and then refuses every statement that reads or writes a table with
 // 1047 "WSREP has not yet prepared node for application use"; its status
-// says so first: wsrep_ready OFF. MySQL without Galera has no such status
-// (an empty answer): usable.
+// says so first: wsrep_ready OFF with a provider loaded (wsrep_provider_name
+// "Galera"). MariaDB without Galera says wsrep_ready OFF with no provider,
+// MySQL has neither (an empty answer): usable.
 //
 // Sans-I/O: queue the query, hand its reply to member_unusable().
 #pragma once
@@ -21,7 +22,8 @@ namespace cdk::session {
 // Galera's "not ready" (ER_UNKNOWN_COM_ERROR), also met during a login.
 inline constexpr std::uint32_t wsrep_not_ready = 1047;
 
-// Queues `SHOW STATUS LIKE 'wsrep_ready'` and its expected reply.
+// Queues the SHOW STATUS of wsrep_ready and wsrep_provider_name, and its
+// expected reply.
 void queue_member_probe(protocol::pipeline& p);
 
 // Why the member cannot take work, for the fail-over error; nullopt when it
