@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by xserverctl: the network of a cluster started with --netns, where
 # a member can be cut off silently (see README.md, "Partitions").
 #
@@ -108,8 +109,8 @@ ns_port_state() {
   pre=$(ns_prefix "$1")
   ns_exists "$pre-bx" || die "the cluster was not started with --netns"
   case "$3" in
-    client) br=bx ;;
-    cluster) br=bc ;;
+    client) br="bx" ;;
+    cluster) br="bc" ;;
     both) ns_port_state "$1" "$2" client "$4"; ns_port_state "$1" "$2" cluster "$4"; return ;;
     *) die "--link: cluster, client or both" ;;
   esac
