@@ -114,5 +114,12 @@ ns_port_state() {
     both) ns_port_state "$1" "$2" client "$4"; ns_port_state "$1" "$2" cluster "$4"; return ;;
     *) die "--link: cluster, client or both" ;;
   esac
+  # Linux refuses a port state while the port's link is not yet reported
+  # up (linkwatch runs a moment after a veth comes up): retried for 2 s.
+  local i
+  for i in $(seq 1 20); do
+    bridge -n "$pre-$br" link set dev "m$2" state "$4" 2>/dev/null && return 0
+    sleep 0.1
+  done
   bridge -n "$pre-$br" link set dev "m$2" state "$4"
 }
