@@ -44,6 +44,7 @@ std::string_view uri_name(int opt) {
       {SO::READ_TIMEOUT, cdk::uri_option_id::read_timeout},
       {SO::WRITE_TIMEOUT, cdk::uri_option_id::write_timeout},
       {SO::MAX_IN_FLIGHT, cdk::uri_option_id::max_in_flight},
+      {SO::DEAD_PEER_TIMEOUT, cdk::uri_option_id::dead_peer_timeout},
   };
   for (const auto& [o, id] : table) {
     if (o == opt) return cdk::uri_option_name(id);

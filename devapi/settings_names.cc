@@ -114,7 +114,8 @@ std::string SessionOptionName(SessionOption opt) {
                                       "MAX_MESSAGE_SIZE",
                                       "READ_TIMEOUT",
                                       "WRITE_TIMEOUT",
-                                      "MAX_IN_FLIGHT"};
+                                      "MAX_IN_FLIGHT",
+                                      "DEAD_PEER_TIMEOUT"};
   static_assert(sizeof names / sizeof names[0] == SessionOption::LAST - 1);
   const int i = static_cast<int>(opt) - 1;
   return i >= 0 && i < SessionOption::LAST - 1 ? names[i] : "";

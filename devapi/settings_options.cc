@@ -121,6 +121,7 @@ cdk::status check_type(int opt, const Value& v) {
   case SO::CONNECT_TIMEOUT:
   case SO::READ_TIMEOUT:
   case SO::WRITE_TIMEOUT:
+  case SO::DEAD_PEER_TIMEOUT:
   case SO::MAX_MESSAGE_SIZE:
   case SO::MAX_IN_FLIGHT:
     return expect(is_integer(v) || t == Value::STRING, "a whole number");
@@ -167,6 +168,7 @@ int option_for_uri_name(const std::string& name) {
       {cdk::uri_option_id::read_timeout, SO::READ_TIMEOUT},
       {cdk::uri_option_id::write_timeout, SO::WRITE_TIMEOUT},
       {cdk::uri_option_id::max_in_flight, SO::MAX_IN_FLIGHT},
+      {cdk::uri_option_id::dead_peer_timeout, SO::DEAD_PEER_TIMEOUT},
   };
   // uri_option_of() also knows the aliases ("tls-version").
   const cdk::uri_option_id id = cdk::uri_option_of(name);

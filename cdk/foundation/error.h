@@ -36,6 +36,9 @@ inline constexpr std::uint32_t usage = 4004;             // API misuse
 inline constexpr std::uint32_t parse = 4005;             // expression / URI syntax
 inline constexpr std::uint32_t compression = 4006;       // bad compressed payload
 inline constexpr std::uint32_t timeout = 4007;           // connect / read timeout
+// The kernel gave up on a silent peer: no TCP acknowledgement of our data,
+// or no keepalive reply, within dead-peer-timeout (connect_options).
+inline constexpr std::uint32_t dead_peer = 4008;
 } // namespace client_errc
 
 struct error {

@@ -55,6 +55,13 @@ struct connect_options {
   // call with client_errc::timeout and closes the connection.
   std::chrono::milliseconds read_timeout{0};
   std::chrono::milliseconds write_timeout{0};
+  // A TCP peer that stops answering (a partition, a host that died without
+  // closing anything) fails the connection after about this long, whatever
+  // the call waits for a reply: TCP keepalive, or, while our bytes go
+  // unacknowledged, TCP_INFO (socket_stream::set_dead_peer_timeout). A server
+  // that is alive but slow still answers TCP, so it is never taken for dead.
+  // 0: off (Linux then gives up after ~15 min).
+  std::chrono::milliseconds dead_peer_timeout{5000};
   bool send_connection_attributes = true;
   std::vector<std::pair<std::string, std::string>> connection_attributes; // user's own
   compression_mode compression = compression_mode::preferred;

@@ -57,6 +57,7 @@ public:
   // SO_RCVTIMEO / SO_SNDTIMEO: each recv() and send() (and so each TLS
   // read, write and handshake step) waits at most that long.
   status set_timeouts(std::chrono::milliseconds read, std::chrono::milliseconds write) override;
+  status set_dead_peer_timeout(std::chrono::milliseconds t) override;
   // The same bound both ways (0: no bound, the default).
   status set_io_timeout(std::chrono::milliseconds timeout) {
     return set_timeouts(timeout, timeout);
@@ -83,6 +84,11 @@ public:
 
 private:
   result<std::size_t> fill(char* dst, std::size_t n); // one recv() / SSL_read()
+  // With dead-peer-timeout: waits for a byte to read in slices, and fails
+  // with client_errc::dead_peer once bytes of ours have gone unacknowledged
+  // that long (peer_silent()); read-timeout still bounds the wait.
+  status await_readable();
+  bool peer_silent() const;
   status upgrade(result<std::unique_ptr<tls_session>> session);
   error closed_error() const;
 
@@ -93,7 +99,9 @@ private:
   std::vector<char> m_buf;
   std::size_t m_pos = 0;
   std::size_t m_end = 0;
-  std::chrono::milliseconds m_read_timeout{0}; // set_timeouts(): bounds readable() too
+  std::chrono::milliseconds m_read_timeout{0};          // set_timeouts(): bounds readable() too
+  std::chrono::milliseconds m_dead_peer{0};             // set_dead_peer_timeout(); 0: off
+  std::chrono::steady_clock::time_point m_last_write{}; // peer_silent() counts from it
 };
 
 // "Lost connection to <peer> (<why>)": the one wording for a failed read or
@@ -102,8 +110,15 @@ error lost_connection_error(const std::string& peer, std::string_view why);
 // Why a send()/recv() failed, for lost_connection_error(): errno's text,
 // with EPIPE ("Broken pipe") said in words a user reads.
 std::string lost_connection_why(int err);
+
+// The keepalive settings dead-peer-timeout `t` gives (set_dead_peer_timeout).
+struct keepalive_params {
+  int idle = 0, interval = 0, count = 0; // seconds, seconds, probes
+};
+keepalive_params keepalive_for(std::chrono::milliseconds t);
 // A failed send()/recv(): EAGAIN (the I/O timeout expired) is
-// client_errc::timeout, anything else lost_connection.
+// client_errc::timeout, ETIMEDOUT (dead-peer-timeout) dead_peer, anything
+// else lost_connection.
 error socket_errno_error(const std::string& peer, int err);
 
 } // namespace cdk

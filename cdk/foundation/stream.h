@@ -50,6 +50,10 @@ public:
   // client_errc::timeout, and the stream is then out of step (a reply may
   // be half read): its owner must close it.
   virtual status set_timeouts(std::chrono::milliseconds read, std::chrono::milliseconds write) = 0;
+  // dead-peer-timeout (connect_options): a TCP peer silent that long fails
+  // the stream with client_errc::dead_peer; 0 turns it off. Nothing to do on
+  // a Unix socket or an in-memory peer.
+  virtual status set_dead_peer_timeout(std::chrono::milliseconds) { return ok(); }
   virtual void close() noexcept = 0;
 };
 

@@ -203,8 +203,8 @@ error tls_session::io_error(int rc, std::string_view what) {
   if (kind == SSL_ERROR_ZERO_RETURN || is_eof_error(e) || (kind == SSL_ERROR_SYSCALL && e == 0)) {
     int err = m_transport->last_errno;
     ERR_clear_error();
-    return lost_connection_error(m_peer,
-                                 err != 0 ? lost_connection_why(err) : "connection closed by peer");
+    return err != 0 ? socket_errno_error(m_peer, err)
+                    : lost_connection_error(m_peer, "connection closed by peer");
   }
   std::string why = std::string(what) + ": " + take_ssl_error("unknown TLS error");
   return error::connection(client_errc::ssl_connection, std::move(why));

@@ -23,7 +23,7 @@ constexpr std::array<std::string_view, static_cast<std::size_t>(id_t::count_)> k
     "compression",      "compression-algorithms",
     "docid-mode",       "max-message-size",
     "read-timeout",     "write-timeout",
-    "max-in-flight"};
+    "max-in-flight",    "dead-peer-timeout"};
 
 template <typename E> struct named {
   std::string_view name;
@@ -274,12 +274,16 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
     return ok();
   case id_t::read_timeout:
   case id_t::write_timeout:
+  case id_t::dead_peer_timeout: // ours, as the two before
     // As connect-timeout: milliseconds, 0 (the default) waits forever, as
     // in the official connectors, which have no such bound at all.
+    // dead-peer-timeout: 5000 by default, 0 turns it off.
     if (!parse_number(v, max_connect_timeout_ms, n)) {
       return bad("a whole number of milliseconds, 0.." + std::to_string(max_connect_timeout_ms));
     }
-    (id == id_t::read_timeout ? m_opts.read_timeout : m_opts.write_timeout) =
+    (id == id_t::read_timeout    ? m_opts.read_timeout
+     : id == id_t::write_timeout ? m_opts.write_timeout
+                                 : m_opts.dead_peer_timeout) =
         std::chrono::milliseconds(static_cast<std::int64_t>(n));
     return ok();
   case id_t::compression:

@@ -40,6 +40,7 @@ enum class uri_option_id : std::uint8_t {
   read_timeout,
   write_timeout,
   max_in_flight,
+  dead_peer_timeout,
   count_
 };
 

@@ -3,6 +3,7 @@
 #include "cdk/foundation/dns_srv.h"
 #include "cdk/protocol/messages.h"
 #include "cdk/session/lost_connection.h"
+#include "cdk/session/member_probe.h"
 #include "cdk/session/message_limit.h"
 #include "cdk/session/scramble.h"
 
@@ -27,7 +28,9 @@ connection::open(std::unique_ptr<stream> s, const connect_options& opts, std::st
   // stops mid-handshake) fails within connect-timeout, so fail-over moves on.
   c->m_handshaking = true;
   c->m_read_timeout = c->m_write_timeout = opts.connect_timeout;
+  c->m_dead_peer_timeout = opts.dead_peer_timeout;
   auto st = c->m_stream->set_timeouts(opts.connect_timeout, opts.connect_timeout);
+  if (st) st = c->m_stream->set_dead_peer_timeout(opts.dead_peer_timeout);
   if (st) st = c->run_handshake(opts);
   if (st) {
     c->m_handshaking = false;
@@ -58,6 +61,29 @@ std::vector<host_address> by_priority(std::vector<host_address> hosts) {
     return a.priority.value_or(0) > b.priority.value_or(0);
   });
   return hosts;
+}
+
+// A host that failed this way is passed by for the next one: it did not
+// answer (a connection error), or it is a cluster member that cannot take
+// work (Galera's 1047 during the login). A refused login, an unknown schema
+// and the like end the attempt: every member would say the same.
+bool try_next_host(const error& e) {
+  return e.origin == error_origin::connection ||
+         (e.origin == error_origin::server && e.code == wsrep_not_ready);
+}
+
+// With several hosts, a member that logs the client in but refuses work (a
+// Galera member cut off from its cluster) is passed by too: asked once, one
+// round trip, before the connection is handed out. The error says why.
+result<std::unique_ptr<connection>> usable_member(std::unique_ptr<connection> c) {
+  queue_member_probe(c->pipeline());
+  auto r = c->read_reply();
+  if (!r) return std::move(r).err();
+  if (auto why = member_unusable(r.value())) {
+    error e{wsrep_not_ready, "08S01", *why, error_origin::server, false};
+    return e;
+  }
+  return c;
 }
 
 std::string describe(const host_address& h) {
@@ -98,7 +124,8 @@ result<std::unique_ptr<connection>> connection::open(const connect_options& opts
                               : connect_unix(h.socket, opts.connect_timeout);
     if (s) {
       auto c = open(std::move(s.value()), opts, h.socket.empty() ? h.host : std::string());
-      if (c || c.err().origin != error_origin::connection) return c;
+      if (c && hosts.size() > 1) c = usable_member(std::move(c).value());
+      if (c || !try_next_host(c.err())) return c;
       last = std::move(c).err();
     } else {
       last = std::move(s).err();
@@ -232,6 +259,10 @@ void connection::set_server_message_limit(std::optional<std::uint64_t> n) {
 }
 
 error connection::timed_out(error e, bool reading) const {
+  if (e.code == client_errc::dead_peer) {
+    e.message += " (dead-peer-timeout=" + std::to_string(m_dead_peer_timeout.count()) + " ms)";
+    return e;
+  }
   if (e.code != client_errc::timeout) return e;
   const char* option = m_handshaking ? "connect-timeout"
                        : reading     ? "read-timeout"

@@ -41,8 +41,10 @@ public:
   // Tries opts.hosts by priority (highest first; given order without
   // priorities). With opts.dns_srv, hosts[0] is first looked up as a DNS SRV
   // name (expand_dns_srv, cdk/foundation/dns_srv.h) and its targets are
-  // tried in SRV order. Only transport-level failures move on to the next host; a
-  // refused login or a server error ends the attempt.
+  // tried in SRV order. Transport-level failures move on to the next host,
+  // and so does a cluster member that cannot take work (member_probe.h:
+  // 1047 at login, or, with several hosts, wsrep_ready OFF when asked right
+  // after it); a refused login or another server error ends the attempt.
   static result<std::unique_ptr<connection>> open(const connect_options& opts);
   // Sets a session up over an established stream; host names the server for
   // TLS (SNI and identity checks).
@@ -144,6 +146,7 @@ private:
   // may leave a statement run (error::maybe_applied).
   bool m_unanswered = false;
   std::chrono::milliseconds m_read_timeout{0}, m_write_timeout{0};
+  std::chrono::milliseconds m_dead_peer_timeout{0}; // named in a dead_peer error
   std::string m_first_bytes; // the server's first bytes, until other_protocol() can tell
   bool m_first_checked = false;
   bool m_handshaking = false; // connect-timeout bounds the waits, not read/write-timeout

@@ -140,6 +140,9 @@ inline constexpr std::uint32_t PARSE = 4005;             ///< expression or URI 
 /// allowed (MySQL 5.7), or a compressed payload that does not decode
 inline constexpr std::uint32_t COMPRESSION = 4006;
 inline constexpr std::uint32_t TIMEOUT = 4007; ///< connect or read timeout
+/// the server stopped answering at the TCP level (a cut network, a dead
+/// host) for `dead-peer-timeout`: a ConnectionError
+inline constexpr std::uint32_t DEAD_PEER = 4008;
 } // namespace errc
 
 MYSQLX_NAMESPACE_END

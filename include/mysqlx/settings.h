@@ -73,7 +73,11 @@ public:
     READ_TIMEOUT,  ///< ours: ms or a duration to wait for the server's reply; 0 (default): forever
     WRITE_TIMEOUT, ///< ours: ms or a duration to wait for the server to take a request; 0: forever
     MAX_IN_FLIGHT, ///< ours: requests sent with executeAsync() not yet answered (default 100)
-    LAST           ///< not an option: one past the last
+    /// ours: ms or a duration (default 5 s): a server silent at the TCP level
+    /// that long (a partition, a dead host) fails the call with
+    /// errc::DEAD_PEER; 0 turns it off (README "Clusters")
+    DEAD_PEER_TIMEOUT,
+    LAST ///< not an option: one past the last
   };
   /// `opt`; LAST by default.
   constexpr SessionOption(Enum opt = LAST) noexcept : m_opt(opt) {} // NOLINT: implicit by design

@@ -36,11 +36,24 @@ struct account {
 // pattern, as in MySQL's ordering of the user table.
 std::optional<account> find_account(mariadb_conn& db, const std::string& user,
                                     const std::string& host) {
-  auto rows = db.select("SELECT u.Host, u.authentication_string, u.plugin,"
-                        " JSON_VALUE(g.Priv, '$.xserverd_mysql_plugin') FROM mysql.user u"
-                        " LEFT JOIN mysql.global_priv g ON g.User = u.User AND g.Host = u.Host"
-                        " WHERE u.User=" +
-                        db.quote(user));
+  const std::string sql = "SELECT u.Host, u.authentication_string, u.plugin,"
+                          " JSON_VALUE(g.Priv, '$.xserverd_mysql_plugin') FROM mysql.user u"
+                          " LEFT JOIN mysql.global_priv g ON g.User = u.User AND g.Host = u.Host"
+                          " WHERE u.User=" +
+                          db.quote(user);
+  x_error err;
+  auto rows = db.select(sql, &err);
+  if (!rows && err.code == errc::unknown_com_error) {
+    // A Galera member outside the Primary component refuses to read tables
+    // (1047). MySQL checks accounts in its in-memory ACL cache, so the X
+    // Plugin lets a client log in there and only its statements fail: the
+    // lookup reads dirty, then the session gets the server's default back
+    // (SET STATEMENT wsrep_dirty_reads=ON FOR ... is refused as well).
+    if (db.exec("SET SESSION wsrep_dirty_reads = ON")) {
+      rows = db.select(sql);
+      if (!db.exec("SET SESSION wsrep_dirty_reads = DEFAULT")) return std::nullopt;
+    }
+  }
   if (!rows) return std::nullopt;
   std::optional<account> best;
   int best_rank = -1;

@@ -35,6 +35,12 @@ std::optional<mariadb_conn> mariadb_conn::connect(const std::string& socket,
     for (const auto& [name, value] : *attrs)
       mysql_optionsv(m, MYSQL_OPT_CONNECT_ATTR_ADD, name.c_str(), value.c_str());
     if (mysql_change_user(m, user.c_str(), nullptr, nullptr) != 0) {
+      // A Galera member outside the Primary component refuses
+      // COM_CHANGE_USER (1047) while it still runs SET, SHOW and the like.
+      // MySQL's X Plugin logs a client in there, so the session goes on
+      // without the attributes in MariaDB's performance_schema; xserverd's
+      // registry still shows them (connect_attrs_table.h).
+      if (mysql_errno(m) == errc::unknown_com_error) return connect(socket, user, err, nullptr);
       err = conn.last_error();
       return std::nullopt;
     }

@@ -44,7 +44,7 @@ TEST(SessionSettings, OptionListBecomesConnectOptions) {
       SessionOption::DOCID_MODE, DocIdMode::CLIENT, SessionOption::MAX_MESSAGE_SIZE, 1 << 20,
       SessionOption::AUTH, AuthMethod::SHA256_MEMORY, SessionOption::COMPRESSION,
       CompressionMode::DISABLED, SessionOption::READ_TIMEOUT, std::chrono::seconds(2),
-      SessionOption::WRITE_TIMEOUT, 700);
+      SessionOption::WRITE_TIMEOUT, 700, SessionOption::DEAD_PEER_TIMEOUT, std::chrono::seconds(9));
   const cdk::connect_options o = connect_options_of(s);
   ASSERT_EQ(o.hosts.size(), 1u);
   EXPECT_EQ(o.hosts[0].host, "db.example");
@@ -63,6 +63,7 @@ TEST(SessionSettings, OptionListBecomesConnectOptions) {
   EXPECT_EQ(o.compression, cdk::compression_mode::disabled);
   EXPECT_EQ(o.read_timeout, std::chrono::milliseconds(2000));
   EXPECT_EQ(o.write_timeout, std::chrono::milliseconds(700));
+  EXPECT_EQ(o.dead_peer_timeout, std::chrono::milliseconds(9000));
 }
 
 TEST(SessionSettings, DefaultsAreSecure) {
@@ -73,6 +74,8 @@ TEST(SessionSettings, DefaultsAreSecure) {
   // No read or write bound, as in the official connectors.
   EXPECT_EQ(o.read_timeout.count(), 0);
   EXPECT_EQ(o.write_timeout.count(), 0);
+  // A peer silent at the TCP level fails the call after 5 s (issue 35).
+  EXPECT_EQ(o.dead_peer_timeout, std::chrono::milliseconds(5000));
 }
 
 TEST(SessionSettings, ConvenienceConstructors) {
@@ -599,7 +602,7 @@ TEST(SessionSettings, ADurationTooLongForMillisecondsIsRefusedNotWrapped) {
   EXPECT_EQ(detail::option_value(std::chrono::hours(5124095576031)).get<std::int64_t>(), INT64_MAX);
   EXPECT_EQ(detail::option_value(std::chrono::seconds::min()).get<std::int64_t>(), INT64_MIN);
   for (auto opt : {SessionOption::CONNECT_TIMEOUT, SessionOption::READ_TIMEOUT,
-                   SessionOption::WRITE_TIMEOUT}) {
+                   SessionOption::WRITE_TIMEOUT, SessionOption::DEAD_PEER_TIMEOUT}) {
     expect_option_error([&] { SessionSettings a(opt, std::chrono::hours(5124095576031)); },
                         "invalid value '9223372036854775807' (expected a whole number of "
                         "milliseconds, 0..");

@@ -297,6 +297,83 @@ TEST(Stream, WriteTimeoutBoundsAWriteThePeerNeverReads) {
   done = true;
 }
 
+// dead-peer-timeout: keepalive finds a silent peer while we wait for a
+// reply, await_readable() while our bytes go unacknowledged; both about t.
+// (That a cut peer then fails a call is test/integration/partition's.)
+int sockopt(int fd, int level, int name) {
+  int v = -1;
+  socklen_t len = sizeof v;
+  EXPECT_EQ(::getsockopt(fd, level, name, &v, &len), 0);
+  return v;
+}
+
+TEST(Stream, DeadPeerTimeoutSetsKeepalive) {
+  one_shot srv(test_server::listen_local(), [](cdk::socket_stream&) {});
+  auto s = cdk::connect_tcp("127.0.0.1", srv.port(), 2s);
+  ASSERT_TRUE(s);
+  const int fd = dynamic_cast<cdk::socket_stream&>(*s.value()).native_handle();
+  EXPECT_EQ(sockopt(fd, SOL_SOCKET, SO_KEEPALIVE), 0); // nothing until asked
+  ASSERT_TRUE(s.value()->set_dead_peer_timeout(5000ms));
+  EXPECT_EQ(sockopt(fd, SOL_SOCKET, SO_KEEPALIVE), 1);
+  // Not TCP_USER_TIMEOUT: Linux would apply it to a closed window too.
+  EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT), 0);
+  EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE), 2);
+  EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL), 1);
+  EXPECT_EQ(sockopt(fd, IPPROTO_TCP, TCP_KEEPCNT), 3);
+  // 0 turns it off again.
+  ASSERT_TRUE(s.value()->set_dead_peer_timeout(0ms));
+  EXPECT_EQ(sockopt(fd, SOL_SOCKET, SO_KEEPALIVE), 0);
+  srv.join();
+}
+
+// A live server that stops reading for longer than dead-peer-timeout (busy
+// with an earlier message) is not dead: its kernel answers the window
+// probes. (With TCP_USER_TIMEOUT the write failed with ETIMEDOUT.)
+TEST(Stream, APeerThatStopsReadingIsNotDead) {
+  constexpr std::size_t n = std::size_t{8} << 20; // above any socket buffers
+  one_shot srv(test_server::listen_local(), [](cdk::socket_stream& s) {
+    std::this_thread::sleep_for(2500ms);
+    auto got = test_server::read_exact(s, n);
+    (void)s.write(got ? "ok" : "no");
+  });
+  auto s = cdk::connect_tcp("127.0.0.1", srv.port(), 2s);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s.value()->set_dead_peer_timeout(1000ms));
+  ASSERT_TRUE(s.value()->write(pattern(n)));
+  auto got = test_server::read_exact(*s.value(), 2);
+  ASSERT_TRUE(got) << got.err().message;
+  EXPECT_EQ(got.value(), "ok");
+  srv.join();
+}
+
+TEST(Stream, KeepaliveAddsUpToTheDeadPeerTimeout) {
+  for (int t : {1000, 2000, 5000, 10000, 60000, 600000}) {
+    const auto k = cdk::keepalive_for(std::chrono::milliseconds(t));
+    EXPECT_GE(k.idle, 1) << t;
+    EXPECT_GE(k.interval, 1) << t;
+    // Never later than the timeout rounded up to seconds (a shorter one is
+    // cut by TCP_USER_TIMEOUT at the next probe), never under half of it.
+    const int total = k.idle + k.count * k.interval;
+    EXPECT_LE(total * 1000, std::max(t, 4000) + 999) << t;
+    EXPECT_GE(total * 1000, t / 2) << t;
+  }
+  // The largest value the option takes still gives what Linux accepts.
+  const auto k = cdk::keepalive_for(std::chrono::milliseconds(9'223'372'036'854));
+  EXPECT_LE(k.idle, 32767);
+  EXPECT_LE(k.interval, 32767);
+  EXPECT_GE(k.idle, 1);
+}
+
+// The kernel's give-up (ETIMEDOUT) reads as a dead peer, not a plain loss.
+TEST(Stream, EtimedoutIsADeadPeer) {
+  const cdk::error e = cdk::socket_errno_error("db:33060", ETIMEDOUT);
+  EXPECT_EQ(e.code, cdk::client_errc::dead_peer);
+  EXPECT_EQ(e.origin, cdk::error_origin::connection);
+  EXPECT_NE(e.message.find("stopped answering"), std::string::npos) << e.message;
+  EXPECT_EQ(cdk::socket_errno_error("db:33060", ECONNRESET).code,
+            cdk::client_errc::lost_connection);
+}
+
 TEST(Listener, AcceptTimesOut) {
   auto l = test_server::listen_local();
   auto a = l.accept(50ms);

@@ -62,6 +62,8 @@ std::string render(const cdk::connect_options& o) {
   if (o.max_message_size != d.max_message_size) add("max=" + std::to_string(o.max_message_size));
   if (o.max_incoming_size != d.max_incoming_size) add("in=" + std::to_string(o.max_incoming_size));
   if (o.max_in_flight != d.max_in_flight) add("flight=" + std::to_string(o.max_in_flight));
+  if (o.dead_peer_timeout != d.dead_peer_timeout)
+    add("dead=" + std::to_string(o.dead_peer_timeout.count()));
   return out;
 }
 
@@ -155,6 +157,10 @@ const good_case k_good[] = {
     {"db?write-timeout=20&read-timeout=0", "hosts=db:33060 write=20"},
     // max-in-flight (ours): requests executeAsync() leaves unanswered
     {"db?max-in-flight=7", "hosts=db:33060 flight=7"},
+    // dead-peer-timeout (ours): milliseconds, 5000 by default, 0 turns it off
+    {"db?dead-peer-timeout=0", "hosts=db:33060 dead=0"},
+    {"db?Dead-Peer-Timeout=1500", "hosts=db:33060 dead=1500"},
+    {"db?dead-peer-timeout=5000", "hosts=db:33060"},
     {"db?READ-TIMEOUT=9223372036854", "hosts=db:33060 read=9223372036854"},
     // connection attributes
     {"db?connection-attributes", "hosts=db:33060"},
