@@ -155,6 +155,14 @@ MYSQLX_C_API int mysqlx_session_option_set(mysqlx_session_options_t* opth, ...) 
     // All or nothing: the pairs go to a copy, which replaces the options.
     mysqlx::ClientSettings next(opth->m_settings);
     for (const auto& [opt, value] : pairs) {
+      if (value.isNull()) {
+        // NULL text: the option unset (PWD: no password), as the official
+        // library takes it; a NULL host or socket names nothing to connect to.
+        if (opt == SO::HOST || opt == SO::SOCKET || opt == SO::URI)
+          throw c_error(0, "A host, socket or connection string cannot be NULL");
+        next.erase(mysqlx::ClientOption(static_cast<SO::Enum>(opt)));
+        continue;
+      }
       if (opt < 0)
         next.set(static_cast<CO::Enum>(opt), value);
       else

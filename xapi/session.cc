@@ -386,7 +386,7 @@ MYSQLX_C_API int mysqlx_rollback_to(mysqlx_session_t* sess, const char* name) {
 MYSQLX_C_API int mysqlx_schema_create(mysqlx_session_t* sess, const char* schema) {
   return run_plain(sess, [&] {
     require_name(schema, MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG);
-    sess->m_sess.createSchema(schema, false);
+    sess->m_sess.createSchema(schema, true); // an existing one is no error, as officially
   });
 }
 
@@ -567,6 +567,7 @@ MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...) {
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
     require_op(stmt->m_op != stmt_op::add && stmt->m_op != stmt_op::insert, "mysqlx_stmt_bind()");
+    if (values.empty()) throw c_error(0, "No values to bind: the list holds only PARAM_END");
     stmt->m_bind_names = std::move(names); // replaces the previous binds
     stmt->m_bind_values = std::move(values);
   });

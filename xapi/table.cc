@@ -232,7 +232,10 @@ MYSQLX_C_API int mysqlx_set_insert_columns(mysqlx_stmt_t* stmt, ...) {
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
     require_op(stmt->m_op == stmt_op::insert, "mysqlx_set_insert_columns()");
+    // New columns start a new insert: the rows given so far go, as in the
+    // official library (they were for the old columns).
     stmt->m_insert_columns = std::move(columns);
+    stmt->m_insert_rows.clear();
   });
 }
 

@@ -380,7 +380,7 @@ MYSQLX_C_API int mysqlx_savepoint_release(mysqlx_session_t* sess, const char* na
 /** Rolls back to savepoint `name` (required). RESULT_OK or RESULT_ERROR. */
 MYSQLX_C_API int mysqlx_rollback_to(mysqlx_session_t* sess, const char* name);
 
-/** Creates schema `schema` (an error if it exists). RESULT_OK or RESULT_ERROR (on the session). */
+/** Creates schema `schema` (one that exists is no error). RESULT_OK or RESULT_ERROR (on the session). */
 MYSQLX_C_API int mysqlx_schema_create(mysqlx_session_t* sess, const char* schema);
 /** Drops schema `schema` if it exists. RESULT_OK or RESULT_ERROR (on the session). */
 MYSQLX_C_API int mysqlx_schema_drop(mysqlx_session_t* sess, const char* schema);
