@@ -62,7 +62,19 @@ arg_kind kind_of(int opt) {
   }
 }
 
-using option_pairs = std::vector<std::pair<int, mysqlx::Value>>;
+using option_pairs = mysqlx::detail::option_list;
+
+// The official rules for text values: a host, socket or user must be given;
+// no other option takes an empty string but the password and the
+// compression algorithms (an empty list: no compression).
+void check_text(int opt, const char* s) {
+  const bool empty = s == nullptr || *s == '\0';
+  if (opt == SO::HOST && empty) throw c_error(0, "Missing host name");
+  if (opt == SO::SOCKET && empty) throw c_error(0, "Missing socket name");
+  if (opt == SO::USER && empty) throw c_error(0, "Empty user name");
+  if (s != nullptr && *s == '\0' && opt != SO::PWD && opt != SO::COMPRESSION_ALGORITHMS)
+    throw c_error(0, ("Invalid empty string as value of option " + std::to_string(opt)).c_str());
+}
 
 // Reads (option, value) pairs up to PARAM_END; never throws (see read_params()).
 std::exception_ptr read_options(va_list& args, option_pairs& out) noexcept {
@@ -71,7 +83,9 @@ std::exception_ptr read_options(va_list& args, option_pairs& out) noexcept {
       switch (kind_of(opt)) {
       case arg_kind::text: {
         const char* s = va_arg(args, const char*);
-        out.emplace_back(opt, s == nullptr ? mysqlx::Value() : mysqlx::Value(std::string(s)));
+        check_text(opt, s);
+        out.emplace_back(opt, s == nullptr || *s == '\0' ? mysqlx::Value()
+                                                         : mysqlx::Value(std::string(s)));
         break;
       }
       case arg_kind::number:
@@ -153,21 +167,22 @@ MYSQLX_C_API int mysqlx_session_option_set(mysqlx_session_options_t* opth, ...) 
   return run_plain(opth, [&] {
     if (failed) std::rethrow_exception(failed);
     // All or nothing: the pairs go to a copy, which replaces the options.
+    // They are set in one step, so that a host and the port and priority
+    // after it are checked together.
     mysqlx::ClientSettings next(opth->m_settings);
-    for (const auto& [opt, value] : pairs) {
-      if (value.isNull()) {
-        // NULL text: the option unset (PWD: no password), as the official
-        // library takes it; a NULL host or socket names nothing to connect to.
-        if (opt == SO::HOST || opt == SO::SOCKET || opt == SO::URI)
-          throw c_error(0, "A host, socket or connection string cannot be NULL");
+    mysqlx::detail::option_list values;
+    for (auto& [opt, value] : pairs) {
+      // NULL text unsets the option (PWD: no password), as the official
+      // library takes it, except the compression algorithms: NULL or ""
+      // is the empty list there, devapi's null (no compression).
+      if (value.isNull() && opt != SO::COMPRESSION_ALGORITHMS) {
+        if (opt == SO::URI) throw c_error(0, "Missing connection string");
         next.erase(mysqlx::ClientOption(static_cast<SO::Enum>(opt)));
         continue;
       }
-      if (opt < 0)
-        next.set(static_cast<CO::Enum>(opt), value);
-      else
-        next.set(static_cast<SO::Enum>(opt), value);
+      values.emplace_back(opt, std::move(value));
     }
+    mysqlx::detail::access::set_options(next, std::move(values));
     opth->m_settings = std::move(next);
   });
 }

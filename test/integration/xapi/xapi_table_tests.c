@@ -64,6 +64,27 @@ void xt_session_options(const xt_config* cfg, xt_result* out) {
   CHECK_H(mysqlx_session_option_get(opt, MYSQLX_OPT_SSL_MODE, &num) == RESULT_OK, opt);
   CHECK(num == SSL_MODE_REQUIRED);
 
+  /* Empty text: refused, except for the password and the compression
+     algorithms; a NULL password unsets it; a host list with priorities
+     given in one call is checked as a whole. */
+  CHECK(mysqlx_session_option_set(opt, OPT_DB(""), PARAM_END) == RESULT_ERROR);
+  CHECK(mysqlx_session_option_set(opt, OPT_HOST(""), PARAM_END) == RESULT_ERROR);
+  CHECK(mysqlx_session_option_set(opt, OPT_USER(NULL), PARAM_END) == RESULT_ERROR);
+  CHECK_H(mysqlx_session_option_set(opt, OPT_COMPRESSION_ALGORITHMS(""), PARAM_END) == RESULT_OK,
+          opt);
+  {
+    mysqlx_session_options_t* o2 = mysqlx_session_options_new();
+    CHECK_H(mysqlx_session_option_set(o2, OPT_HOST("a"), OPT_PORT(1), OPT_PRIORITY(90),
+                                      OPT_HOST("b"), OPT_PRIORITY(80), PARAM_END) == RESULT_OK,
+            o2);
+    CHECK_H(mysqlx_session_option_get(o2, MYSQLX_OPT_HOST, buf) == RESULT_OK, o2);
+    CHECK(strcmp(buf, "b") == 0); /* the last host */
+    CHECK_H(mysqlx_session_option_set(o2, OPT_PWD("x"), PARAM_END) == RESULT_OK, o2);
+    CHECK_H(mysqlx_session_option_set(o2, OPT_PWD(NULL), PARAM_END) == RESULT_OK, o2);
+    CHECK(mysqlx_session_option_get(o2, MYSQLX_OPT_PWD, buf) == RESULT_ERROR); /* unset */
+    mysqlx_free_options(o2);
+  }
+
   /* A session from the options, with its default schema. */
   s = mysqlx_get_session_from_options(opt, &err);
   CHECK(err == NULL);
@@ -220,6 +241,9 @@ void xt_table_statements(const xt_config* cfg, xt_result* out) {
   r = mysqlx_execute(st);
   CHECK_H(r != NULL, st);
   CHECK(mysqlx_get_affected_count(r) == 3);
+  /* New columns drop the rows given for the old ones. */
+  CHECK_H(mysqlx_set_insert_columns(st, "name", PARAM_END) == RESULT_OK, st);
+  CHECK(mysqlx_execute(st) == NULL); /* no rows */
   mysqlx_free(st);
 
   /* A select: projection, bound condition, order, limit and offset. */
@@ -227,6 +251,7 @@ void xt_table_statements(const xt_config* cfg, xt_result* out) {
   CHECK_H(st != NULL, t);
   CHECK_H(mysqlx_set_select_items(st, "name", "n * 10 AS tens", PARAM_END) == RESULT_OK, st);
   CHECK_H(mysqlx_set_select_where(st, "n >= :min") == RESULT_OK, st);
+  CHECK(mysqlx_stmt_bind(st, PARAM_END) == RESULT_ERROR); /* nothing to bind */
   CHECK_H(mysqlx_stmt_bind(st, "min", PARAM_SINT(1), PARAM_END) == RESULT_OK, st);
   CHECK_H(mysqlx_set_select_order_by(st, PARAM_SORT_DESC("name"), PARAM_END) == RESULT_OK, st);
   CHECK_H(mysqlx_set_select_limit_and_offset(st, 2, 1) == RESULT_OK, st);
