@@ -264,6 +264,19 @@ template <typename H, typename F> int run_plain(H* h, F&& body) {
   });
 }
 
+// Declares std::exception_ptr FAILED and reads the variadic arguments
+// after parameter LAST into it with READ, an expression over the va_list
+// `args_` (one of the readers below, which never throw), so that va_end is
+// always reached. (A macro: va_start belongs in the variadic function.)
+#define XAPI_READ_ARGS(FAILED, LAST, READ)                                                         \
+  std::exception_ptr FAILED;                                                                       \
+  {                                                                                                \
+    va_list args_;                                                                                 \
+    va_start(args_, LAST);                                                                         \
+    FAILED = READ;                                                                                 \
+    va_end(args_);                                                                                 \
+  }
+
 // Readers of PARAM_END-terminated argument lists (session.cc). None throws:
 // the caller must still reach va_end, so a failure comes back as the
 // exception to rethrow inside guarded().

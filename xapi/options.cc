@@ -14,7 +14,6 @@
 
 using mysqlx::xapi::c_error;
 using mysqlx::xapi::caller_error;
-using mysqlx::xapi::guarded;
 using mysqlx::xapi::run_plain;
 
 namespace {
@@ -144,26 +143,21 @@ extern "C" {
 
 MYSQLX_C_API mysqlx_session_options_t* mysqlx_session_options_new(void) {
   try {
-    return new mysqlx_session_options_struct();
+    // The C caller owns it: mysqlx_free_options() or mysqlx_free() deletes it.
+    return new mysqlx_session_options_struct(); // NOLINT(cppcoreguidelines-owning-memory)
   } catch (...) {
     return nullptr;
   }
 }
 
 MYSQLX_C_API void mysqlx_free_options(mysqlx_session_options_t* opt) {
-  delete opt;
+  delete opt; // NOLINT(cppcoreguidelines-owning-memory): made by mysqlx_session_options_new()
 }
 
 MYSQLX_C_API int mysqlx_session_option_set(mysqlx_session_options_t* opth, ...) {
   if (opth == nullptr) return RESULT_ERROR;
   option_pairs pairs;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, opth);
-    failed = read_options(args, pairs);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, opth, read_options(args_, pairs));
   return run_plain(opth, [&] {
     if (failed) std::rethrow_exception(failed);
     // All or nothing: the pairs go to a copy, which replaces the options.

@@ -133,7 +133,8 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_get_collections(mysqlx_schema_t* schema,
 
 MYSQLX_C_API mysqlx_collection_options_t* mysqlx_collection_options_new(void) {
   try {
-    return new mysqlx_collection_options_struct();
+    // The C caller owns it: mysqlx_free() deletes it.
+    return new mysqlx_collection_options_struct(); // NOLINT(cppcoreguidelines-owning-memory)
   } catch (...) {
     return nullptr;
   }

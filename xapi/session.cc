@@ -567,7 +567,10 @@ MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...) {
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
     require_op(stmt->m_op != stmt_op::add && stmt->m_op != stmt_op::insert, "mysqlx_stmt_bind()");
-    if (values.empty()) throw c_error(0, "No values to bind: the list holds only PARAM_END");
+    // SQL's values are the `?` in order: an empty list is a mistake (as
+    // officially); CRUD's empty list clears the names bound before.
+    if (stmt->m_op == stmt_op::sql && values.empty())
+      throw c_error(0, "No values to bind: the list holds only PARAM_END");
     stmt->m_bind_names = std::move(names); // replaces the previous binds
     stmt->m_bind_values = std::move(values);
   });

@@ -134,13 +134,7 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_table_select_limit(mysqlx_table_t* table, c
                                                         uint64_t row_count, uint64_t offset, ...) {
   if (table == nullptr) return nullptr;
   std::vector<std::string> sort;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, offset);
-    failed = read_sort(args, sort);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, offset, read_sort(args_, sort));
   return guarded(table, static_cast<mysqlx_result_t*>(nullptr), [&] {
     if (failed) std::rethrow_exception(failed);
     mysqlx_stmt_struct st(table->m_owner.m_owner, table, stmt_op::select);
@@ -156,13 +150,7 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_table_insert(mysqlx_table_t* table, ...) {
   if (table == nullptr) return nullptr;
   std::vector<mysqlx::Value> values;
   std::vector<std::string> columns;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, table);
-    failed = read_params(args, values, &columns);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, table, read_params(args_, values, &columns));
   return guarded(table, static_cast<mysqlx_result_t*>(nullptr), [&] {
     if (failed) std::rethrow_exception(failed);
     if (columns.empty()) throw c_error(0, "No columns to insert: the list holds only PARAM_END");
@@ -186,13 +174,7 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_table_update(mysqlx_table_t* table, const c
   if (table == nullptr) return nullptr;
   std::vector<mysqlx::Value> values;
   std::vector<std::string> columns;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, criteria);
-    failed = read_params(args, values, &columns, true);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, criteria, read_params(args_, values, &columns, true));
   return guarded(table, static_cast<mysqlx_result_t*>(nullptr), [&] {
     if (failed) std::rethrow_exception(failed);
     mysqlx_stmt_struct st(table->m_owner.m_owner, table, stmt_op::update);
@@ -222,13 +204,7 @@ MYSQLX_C_API mysqlx_stmt_t* mysqlx_table_update_new(mysqlx_table_t* table) {
 MYSQLX_C_API int mysqlx_set_insert_columns(mysqlx_stmt_t* stmt, ...) {
   if (stmt == nullptr) return RESULT_ERROR;
   std::vector<std::string> columns;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, stmt);
-    failed = read_strings(args, columns);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, stmt, read_strings(args_, columns));
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
     require_op(stmt->m_op == stmt_op::insert, "mysqlx_set_insert_columns()");
@@ -242,13 +218,7 @@ MYSQLX_C_API int mysqlx_set_insert_columns(mysqlx_stmt_t* stmt, ...) {
 MYSQLX_C_API int mysqlx_set_insert_row(mysqlx_stmt_t* stmt, ...) {
   if (stmt == nullptr) return RESULT_ERROR;
   std::vector<mysqlx::Value> values;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, stmt);
-    failed = read_params(args, values);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, stmt, read_params(args_, values));
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
     require_op(stmt->m_op == stmt_op::insert, "mysqlx_set_insert_row()");
@@ -261,13 +231,7 @@ MYSQLX_C_API int mysqlx_set_update_values(mysqlx_stmt_t* stmt, ...) {
   if (stmt == nullptr) return RESULT_ERROR;
   std::vector<mysqlx::Value> values;
   std::vector<std::string> columns;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, stmt);
-    failed = read_params(args, values, &columns, true);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, stmt, read_params(args_, values, &columns, true));
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
     require_op(stmt->m_op == stmt_op::update, "mysqlx_set_update_values()");
@@ -280,13 +244,7 @@ MYSQLX_C_API int mysqlx_set_update_values(mysqlx_stmt_t* stmt, ...) {
 MYSQLX_C_API int mysqlx_set_items(mysqlx_stmt_t* stmt, ...) {
   if (stmt == nullptr) return RESULT_ERROR;
   std::vector<std::string> items;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, stmt);
-    failed = read_strings(args, items);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, stmt, read_strings(args_, items));
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
     require_op(stmt->m_op == stmt_op::select, "mysqlx_set_items()");
@@ -297,13 +255,7 @@ MYSQLX_C_API int mysqlx_set_items(mysqlx_stmt_t* stmt, ...) {
 MYSQLX_C_API int mysqlx_set_group_by(mysqlx_stmt_t* stmt, ...) {
   if (stmt == nullptr) return RESULT_ERROR;
   std::vector<std::string> exprs;
-  std::exception_ptr failed;
-  {
-    va_list args;
-    va_start(args, stmt);
-    failed = read_strings(args, exprs);
-    va_end(args);
-  }
+  XAPI_READ_ARGS(failed, stmt, read_strings(args_, exprs));
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
     require_op(stmt->m_op == stmt_op::select || stmt->m_op == stmt_op::find,

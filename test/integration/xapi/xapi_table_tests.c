@@ -228,6 +228,12 @@ void xt_table_statements(const xt_config* cfg, xt_result* out) {
   t = make_table(s, cfg, out);
   if (t == NULL) return;
 
+  /* SQL's values are its `?` in order: an empty list is an error. */
+  st = mysqlx_sql_new(s, "SELECT ?", MYSQLX_NULL_TERMINATED);
+  CHECK_H(st != NULL, s);
+  CHECK(mysqlx_stmt_bind(st, PARAM_END) == RESULT_ERROR);
+  mysqlx_free(st);
+
   /* An insert of several rows into named columns. */
   st = mysqlx_table_insert_new(t);
   CHECK_H(st != NULL, t);
@@ -251,7 +257,6 @@ void xt_table_statements(const xt_config* cfg, xt_result* out) {
   CHECK_H(st != NULL, t);
   CHECK_H(mysqlx_set_select_items(st, "name", "n * 10 AS tens", PARAM_END) == RESULT_OK, st);
   CHECK_H(mysqlx_set_select_where(st, "n >= :min") == RESULT_OK, st);
-  CHECK(mysqlx_stmt_bind(st, PARAM_END) == RESULT_ERROR); /* nothing to bind */
   CHECK_H(mysqlx_stmt_bind(st, "min", PARAM_SINT(1), PARAM_END) == RESULT_OK, st);
   CHECK_H(mysqlx_set_select_order_by(st, PARAM_SORT_DESC("name"), PARAM_END) == RESULT_OK, st);
   CHECK_H(mysqlx_set_select_limit_and_offset(st, 2, 1) == RESULT_OK, st);
