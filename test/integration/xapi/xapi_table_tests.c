@@ -520,6 +520,12 @@ void xt_find_grouping_and_locks(const xt_config* cfg, xt_result* out) {
   CHECK_H(r != NULL, st);
   CHECK(mysqlx_json_fetch_one(r, NULL) != NULL);
 
+  if (cfg->server_57) {
+    /* MySQL 5.7 has no NOWAIT or SKIP LOCKED: a second reader would wait. */
+    CHECK_H(mysqlx_transaction_commit(s) == RESULT_OK, s);
+    mysqlx_session_close(s);
+    return;
+  }
   s2 = xt_open_session(cfg, out);
   if (s2 == NULL) return;
   c2 = mysqlx_get_collection(mysqlx_get_schema(s2, cfg->schema, 0), "docs", 0);
