@@ -103,6 +103,11 @@ struct access {
   static SessionSettings make_session_settings(option_list&& options) {
     return SessionSettings(std::move(options));
   }
+  // Sets (option, value) pairs at once, as one set() call with them all
+  // would (the C API's mysqlx_session_option_set()).
+  static void set_options(ClientSettings& s, option_list&& options) {
+    s.do_set(std::move(options));
+  }
 };
 
 } // namespace detail

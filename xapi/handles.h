@@ -2,7 +2,9 @@
 // point runs its body in so that no exception crosses into C.
 #pragma once
 
+#include <cstdarg>
 #include <deque>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mysqlx/xapi.h>
@@ -95,6 +97,11 @@ template <typename T> void require(const T* p, const char* msg) {
   if (p == nullptr) throw c_error(0, msg);
 }
 
+// Throws c_error(0, msg) when `name` is NULL or empty.
+inline void require_name(const char* name, const char* msg) {
+  if (name == nullptr || *name == '\0') throw c_error(0, msg);
+}
+
 } // namespace mysqlx::xapi
 
 struct mysqlx_row_struct final : mysqlx::xapi::diag_handle {
@@ -125,6 +132,12 @@ struct mysqlx_result_struct final : mysqlx::xapi::diag_handle {
   std::optional<mysqlx::SqlResult> m_sql;
   std::optional<mysqlx::DocResult> m_docs;
   std::optional<mysqlx::Result> m_plain;
+  std::optional<mysqlx::RowResult> m_table_rows; // a table select's
+  // The rows of the current set (SQL's or a table select's), or nullptr.
+  mysqlx::RowResult* row_set() {
+    if (m_sql && m_sql->hasData()) return &*m_sql;
+    return m_table_rows ? &*m_table_rows : nullptr;
+  }
 
   // Rows and document texts handed out, kept until the result is freed
   // (deques: growing one never moves what it holds).
@@ -151,18 +164,37 @@ struct mysqlx_collection_struct final : mysqlx::xapi::diag_handle {
   mysqlx::Collection m_coll;
 };
 
+struct mysqlx_table_struct final : mysqlx::xapi::diag_handle {
+  mysqlx_table_struct(mysqlx_schema_struct& owner, mysqlx::Table t)
+      : m_owner(owner), m_table(std::move(t)) {}
+  mysqlx_schema_struct& m_owner;
+  mysqlx::Table m_table;
+};
+
 struct mysqlx_schema_struct final : mysqlx::xapi::diag_handle {
   mysqlx_schema_struct(mysqlx_session_struct& owner, mysqlx::Schema s)
       : m_owner(owner), m_schema(std::move(s)) {}
   mysqlx_session_struct& m_owner;
   mysqlx::Schema m_schema;
   std::map<std::string, std::unique_ptr<mysqlx_collection_struct>> m_collections;
+  std::map<std::string, std::unique_ptr<mysqlx_table_struct>> m_tables;
+};
+
+// Options the caller owns: mysqlx_free() (or mysqlx_free_options()) frees them.
+struct mysqlx_session_options_struct final : mysqlx::xapi::diag_handle {
+  void free_by_user() noexcept override { delete this; }
+  mysqlx::ClientSettings m_settings; // session and pool options
+};
+
+struct mysqlx_collection_options_struct final : mysqlx::xapi::diag_handle {
+  void free_by_user() noexcept override { delete this; }
+  mysqlx::CollectionOptions m_opts;
 };
 
 // A statement handle: its parts, set in any order; mysqlx_execute() builds
 // and runs the devapi statement. It owns its last result.
 struct mysqlx_stmt_struct final : mysqlx::xapi::diag_handle {
-  enum class op { find, add, remove, modify, sql };
+  enum class op { find, add, remove, modify, sql, select, insert, update, del };
   // One change of a modify, applied in the order given.
   struct change {
     enum kind_t { set, unset, array_insert, array_append, array_delete, patch } kind;
@@ -171,10 +203,13 @@ struct mysqlx_stmt_struct final : mysqlx::xapi::diag_handle {
   };
   mysqlx_stmt_struct(mysqlx_session_struct& s, mysqlx_collection_struct* c, op o)
       : m_sess(s), m_coll(c), m_op(o) {}
+  mysqlx_stmt_struct(mysqlx_session_struct& s, mysqlx_table_struct* t, op o)
+      : m_sess(s), m_coll(nullptr), m_table(t), m_op(o) {}
   void free_by_user() noexcept override;
 
   mysqlx_session_struct& m_sess;
-  mysqlx_collection_struct* m_coll; // nullptr for SQL
+  mysqlx_collection_struct* m_coll;       // nullptr for SQL and tables
+  mysqlx_table_struct* m_table = nullptr; // select, insert, update, del
   op m_op;
   std::string m_query; // SQL
   std::string m_where; // empty: every document
@@ -184,6 +219,16 @@ struct mysqlx_stmt_struct final : mysqlx::xapi::diag_handle {
   std::string m_projection; // empty: the whole document
   std::vector<std::string> m_docs;
   std::vector<change> m_changes;
+  // Table statements, find's grouping and locks.
+  std::vector<std::string> m_items; // select's projection (empty: every column)
+  std::vector<std::string> m_group_by;
+  std::string m_having;
+  int m_lock = 0; // a mysqlx_row_locking_t
+  int m_contention = 0;
+  std::vector<std::string> m_insert_columns;
+  std::vector<std::vector<mysqlx::Value>> m_insert_rows;
+  std::vector<std::string> m_update_columns; // with m_update_values, one per column
+  std::vector<mysqlx::Value> m_update_values;
   std::vector<std::string> m_bind_names;
   std::vector<mysqlx::Value> m_bind_values;
   std::unique_ptr<mysqlx_result_struct> m_result;
@@ -208,3 +253,60 @@ struct mysqlx_session_struct final : mysqlx::xapi::diag_handle {
   std::unordered_map<mysqlx_stmt_struct*, std::unique_ptr<mysqlx_stmt_struct>> m_stmts;
   std::string m_savepoint; // the name mysqlx_savepoint_set() returned last
 };
+
+namespace mysqlx::xapi {
+
+// A call with no result: RESULT_OK, or RESULT_ERROR with the error on `h`.
+template <typename H, typename F> int run_plain(H* h, F&& body) {
+  return guarded(h, RESULT_ERROR, [&] {
+    body();
+    return RESULT_OK;
+  });
+}
+
+// Declares std::exception_ptr FAILED and reads the variadic arguments
+// after parameter LAST into it with READ, an expression over the va_list
+// `args_` (one of the readers below, which never throw), so that va_end is
+// always reached. (A macro: va_start belongs in the variadic function.)
+#define XAPI_READ_ARGS(FAILED, LAST, READ)                                                         \
+  std::exception_ptr FAILED;                                                                       \
+  {                                                                                                \
+    va_list args_;                                                                                 \
+    va_start(args_, LAST);                                                                         \
+    FAILED = READ;                                                                                 \
+    va_end(args_);                                                                                 \
+  }
+
+// Readers of PARAM_END-terminated argument lists (session.cc). None throws:
+// the caller must still reach va_end, so a failure comes back as the
+// exception to rethrow inside guarded().
+// (type, value) pairs, or with `names` (name, type, value) triplets; with
+// `allow_expr`, PARAM_EXPR gives an expression (modify's and update's values).
+std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out,
+                               std::vector<std::string>* names = nullptr,
+                               bool allow_expr = false) noexcept;
+// Strings up to the NULL (PARAM_END).
+std::exception_ptr read_strings(va_list& args, std::vector<std::string>& out) noexcept;
+// (expression, SORT_ORDER_*) pairs, as "expr ASC" / "expr DESC".
+std::exception_ptr read_sort(va_list& args, std::vector<std::string>& out) noexcept;
+// Throws "<what> is not supported by this statement" unless `ok`.
+void require_op(bool ok, const char* what);
+
+// Called from a catch handler: hands the caller an error it owns, made from
+// the exception being handled (*error stays NULL if even that cannot be
+// allocated). Returns NULL, for `return caller_error(error);`.
+mysqlx_session_t* caller_error(mysqlx_error_t** error) noexcept;
+// A new session, or NULL and the caller's error.
+mysqlx_session_t* connect(const mysqlx::SessionSettings& settings, mysqlx_error_t** error) noexcept;
+
+// Runs a table statement (select, insert, update, delete) into `r` (table.cc).
+void execute_table(mysqlx_stmt_struct& st, mysqlx_result_struct& r);
+
+// The row lock mysqlx_set_row_locking() asked for, on a find or a select.
+template <typename Stmt> void apply_lock(Stmt& s, const mysqlx_stmt_struct& st) {
+  const auto contention = static_cast<mysqlx::LockContention>(st.m_contention);
+  if (st.m_lock == ROW_LOCK_SHARED) s.lockShared(contention);
+  if (st.m_lock == ROW_LOCK_EXCLUSIVE) s.lockExclusive(contention);
+}
+
+} // namespace mysqlx::xapi

@@ -20,8 +20,8 @@ void mysqlx_result_struct::free_by_user() noexcept {
 
 void mysqlx_result_struct::load_columns() {
   if (m_columns_loaded) return;
-  if (m_sql && m_sql->hasData()) {
-    for (const mysqlx::Column& c : m_sql->getColumns()) {
+  if (mysqlx::RowResult* rows = row_set()) {
+    for (const mysqlx::Column& c : rows->getColumns()) {
       m_column_names.push_back(m_name_store.emplace_back(c.getColumnLabel()).c_str());
       m_column_types.push_back(c.getType());
       m_columns.push_back(c);
@@ -94,9 +94,8 @@ extern "C" {
 MYSQLX_C_API mysqlx_row_t* mysqlx_row_fetch_one(mysqlx_result_t* res) {
   return guarded(res, static_cast<mysqlx_row_t*>(nullptr), [&]() -> mysqlx_row_t* {
     res->load_columns();
-    if (res->m_sql) {
-      if (!res->m_sql->hasData()) return nullptr;
-      mysqlx::Row r = res->m_sql->fetchOne();
+    if (mysqlx::RowResult* rows = res->row_set()) {
+      mysqlx::Row r = rows->fetchOne();
       if (r.isNull()) return nullptr;
       return &res->m_rows.emplace_back(*res, std::move(r));
     }
@@ -128,8 +127,8 @@ namespace {
 int store(mysqlx_result_t* result, size_t* num, bool none_is_error) {
   return guarded(result, RESULT_ERROR, [&] {
     std::size_t n = 0;
-    if (result->m_sql && result->m_sql->hasData())
-      n = result->m_sql->count();
+    if (mysqlx::RowResult* rows = result->row_set())
+      n = rows->count();
     else if (result->m_docs)
       n = result->m_docs->count();
     else if (none_is_error)
@@ -143,6 +142,7 @@ int store(mysqlx_result_t* result, size_t* num, bool none_is_error) {
 const mysqlx::detail::result_base& base_of(const mysqlx_result_t& r) {
   if (r.m_sql) return *r.m_sql;
   if (r.m_docs) return *r.m_docs;
+  if (r.m_table_rows) return *r.m_table_rows;
   return *r.m_plain;
 }
 

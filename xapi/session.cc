@@ -12,14 +12,14 @@
 #include <vector>
 
 using mysqlx::xapi::c_error;
+using mysqlx::xapi::caller_error;
+using mysqlx::xapi::connect;
 using mysqlx::xapi::guarded;
 using mysqlx::xapi::require;
+using mysqlx::xapi::require_name;
 
-namespace {
+namespace mysqlx::xapi {
 
-// Called from a catch handler: hands the caller an error it owns, made from
-// the exception being handled. A failure to allocate even the error leaves
-// *error NULL.
 mysqlx_session_t* caller_error(mysqlx_error_t** error) noexcept {
   if (error == nullptr) return nullptr;
   auto* e = new (std::nothrow) mysqlx_error_struct();
@@ -39,7 +39,7 @@ mysqlx_session_t* connect(const mysqlx::SessionSettings& settings,
   }
 }
 
-} // namespace
+} // namespace mysqlx::xapi
 
 mysqlx_result_struct* mysqlx_session_struct::adopt(std::unique_ptr<mysqlx_result_struct> r) {
   mysqlx_result_struct* raw = r.get();
@@ -213,7 +213,7 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_collection_find(mysqlx_collection_t* collec
 
 } // extern "C"
 
-namespace {
+namespace mysqlx::xapi {
 
 // Reads the (type, value) pairs of a PARAM_END-terminated list. Never
 // throws: the caller must still reach va_end, so a failure is returned as
@@ -223,8 +223,7 @@ namespace {
 // With `allow_expr`, MYSQLX_TYPE_EXPR (PARAM_EXPR) gives an expression
 // (modify's values); SQL and bound values take none.
 std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out,
-                               std::vector<std::string>* names = nullptr,
-                               bool allow_expr = false) noexcept {
+                               std::vector<std::string>* names, bool allow_expr) noexcept {
   try {
     for (;;) {
       if (names != nullptr) {
@@ -288,19 +287,43 @@ std::exception_ptr read_params(va_list& args, std::vector<mysqlx::Value>& out,
   }
 }
 
-// A statement with no result: RESULT_OK, or RESULT_ERROR with the error on `h`.
-template <typename H, typename F> int run_plain(H* h, F&& body) {
-  return guarded(h, RESULT_ERROR, [&] {
-    body();
-    return RESULT_OK;
-  });
+std::exception_ptr read_strings(va_list& args, std::vector<std::string>& out) noexcept {
+  try {
+    for (const char* s = va_arg(args, const char*); s != nullptr; s = va_arg(args, const char*))
+      out.emplace_back(s);
+    return nullptr;
+  } catch (...) {
+    return std::current_exception();
+  }
 }
 
-void require_name(const char* name, const char* msg) {
-  if (name == nullptr || *name == '\0') throw c_error(0, msg);
+std::exception_ptr read_sort(va_list& args, std::vector<std::string>& out) noexcept {
+  try {
+    // An empty expression ends the list too, as the official header says.
+    for (const char* e = va_arg(args, const char*); e != nullptr && *e != '\0';
+         e = va_arg(args, const char*)) {
+      const int dir = va_arg(args, int);
+      // Past a wrong pair the list cannot be trusted.
+      if (dir != SORT_ORDER_ASC && dir != SORT_ORDER_DESC)
+        throw c_error(0, "A sort direction must be SORT_ORDER_ASC or SORT_ORDER_DESC");
+      out.push_back(std::string(e) + (dir == SORT_ORDER_ASC ? " ASC" : " DESC"));
+    }
+    return nullptr;
+  } catch (...) {
+    return std::current_exception();
+  }
 }
 
-} // namespace
+void require_op(bool ok, const char* what) {
+  if (!ok) throw c_error(0, (std::string(what) + " is not supported by this statement").c_str());
+}
+
+} // namespace mysqlx::xapi
+
+using mysqlx::xapi::read_params;
+using mysqlx::xapi::read_sort;
+using mysqlx::xapi::require_op;
+using mysqlx::xapi::run_plain;
 
 extern "C" {
 
@@ -363,7 +386,7 @@ MYSQLX_C_API int mysqlx_rollback_to(mysqlx_session_t* sess, const char* name) {
 MYSQLX_C_API int mysqlx_schema_create(mysqlx_session_t* sess, const char* schema) {
   return run_plain(sess, [&] {
     require_name(schema, MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG);
-    sess->m_sess.createSchema(schema, false);
+    sess->m_sess.createSchema(schema, true); // an existing one is no error, as officially
   });
 }
 
@@ -431,11 +454,8 @@ mysqlx_stmt_t* new_stmt(mysqlx_collection_t* coll, stmt_op op) {
 
 // Find, remove and modify take a condition, an order and a limit.
 bool filters(stmt_op op) {
-  return op == stmt_op::find || op == stmt_op::remove || op == stmt_op::modify;
-}
-
-void require_op(bool ok, const char* what) {
-  if (!ok) throw c_error(0, (std::string(what) + " is not supported by this statement").c_str());
+  return op == stmt_op::find || op == stmt_op::remove || op == stmt_op::modify ||
+         op == stmt_op::select || op == stmt_op::update || op == stmt_op::del;
 }
 
 template <typename Stmt> void apply_common(Stmt& s, const mysqlx_stmt_t& st) {
@@ -459,7 +479,8 @@ MYSQLX_C_API mysqlx_stmt_t* mysqlx_sql_new(mysqlx_session_t* sess, const char* q
     require(query, "Query is empty");
     const std::size_t n = length == MYSQLX_NULL_TERMINATED ? std::strlen(query) : length;
     if (n == 0) throw c_error(0, "Query is empty");
-    auto st = std::make_unique<mysqlx_stmt_struct>(*sess, nullptr, stmt_op::sql);
+    auto st = std::make_unique<mysqlx_stmt_struct>(
+        *sess, static_cast<mysqlx_collection_struct*>(nullptr), stmt_op::sql);
     st->m_query.assign(query, n);
     mysqlx_stmt_struct* raw = st.get();
     sess->m_stmts.emplace(raw, std::move(st));
@@ -492,31 +513,16 @@ MYSQLX_C_API int mysqlx_set_where(mysqlx_stmt_t* stmt, const char* where_expr) {
 
 MYSQLX_C_API int mysqlx_set_order_by(mysqlx_stmt_t* stmt, ...) {
   std::vector<std::string> specs;
-  bool bad_direction = false;
-  bool oom = false;
+  std::exception_ptr failed;
   if (stmt != nullptr) {
     va_list args;
     va_start(args, stmt);
-    try {
-      for (const char* e = va_arg(args, const char*); e != nullptr && *e != '\0';
-           e = va_arg(args, const char*)) {
-        const int dir = va_arg(args, int);
-        if (dir != SORT_ORDER_ASC && dir != SORT_ORDER_DESC) {
-          bad_direction = true;
-          break; // past a wrong pair the list cannot be trusted
-        }
-        specs.push_back(std::string(e) + (dir == SORT_ORDER_ASC ? " ASC" : " DESC"));
-      }
-    } catch (...) {
-      oom = true;
-    }
+    failed = read_sort(args, specs);
     va_end(args);
   }
   return run_plain(stmt, [&] {
-    if (oom) throw std::bad_alloc();
+    if (failed) std::rethrow_exception(failed);
     require_op(filters(stmt->m_op), "mysqlx_set_order_by()");
-    if (bad_direction)
-      throw c_error(0, "A sort direction must be SORT_ORDER_ASC or SORT_ORDER_DESC");
     stmt->m_sort = std::move(specs);
   });
 }
@@ -525,8 +531,8 @@ MYSQLX_C_API int mysqlx_set_limit_and_offset(mysqlx_stmt_t* stmt, uint64_t row_c
                                              uint64_t offset) {
   return run_plain(stmt, [&] {
     require_op(filters(stmt->m_op), "mysqlx_set_limit_and_offset()");
-    if (stmt->m_op != stmt_op::find && offset != 0)
-      throw c_error(0, "A remove or modify takes a limit but no offset");
+    if (stmt->m_op != stmt_op::find && stmt->m_op != stmt_op::select && offset != 0)
+      throw c_error(0, "Only a find or a select takes an offset (with the limit)");
     stmt->m_limit = row_count;
     stmt->m_offset = offset;
   });
@@ -560,7 +566,11 @@ MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...) {
   }
   return run_plain(stmt, [&] {
     if (failed) std::rethrow_exception(failed);
-    require_op(stmt->m_op != stmt_op::add, "mysqlx_stmt_bind()");
+    require_op(stmt->m_op != stmt_op::add && stmt->m_op != stmt_op::insert, "mysqlx_stmt_bind()");
+    // SQL's values are the `?` in order: an empty list is a mistake (as
+    // officially); CRUD's empty list clears the names bound before.
+    if (stmt->m_op == stmt_op::sql && values.empty())
+      throw c_error(0, "No values to bind: the list holds only PARAM_END");
     stmt->m_bind_names = std::move(names); // replaces the previous binds
     stmt->m_bind_values = std::move(values);
   });
@@ -577,13 +587,21 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_execute(mysqlx_stmt_t* stmt) {
       stmt->m_result = std::move(r);
       return stmt->m_result.get();
     }
-    mysqlx::Collection& coll = stmt->m_coll->m_coll;
     r->m_stmt = stmt;
+    if (stmt->m_table != nullptr) {
+      mysqlx::xapi::execute_table(*stmt, *r);
+      stmt->m_result = std::move(r);
+      return stmt->m_result.get();
+    }
+    mysqlx::Collection& coll = stmt->m_coll->m_coll;
     const bool all = stmt->m_where.empty();
     switch (stmt->m_op) {
     case stmt_op::find: {
       mysqlx::CollectionFind f = all ? coll.find() : coll.find(stmt->m_where);
       if (!stmt->m_projection.empty()) f.fields(mysqlx::expr(stmt->m_projection));
+      if (!stmt->m_group_by.empty()) f.groupBy(stmt->m_group_by);
+      if (!stmt->m_having.empty()) f.having(stmt->m_having);
+      mysqlx::xapi::apply_lock(f, *stmt);
       apply_common(f, *stmt);
       if (stmt->m_offset != 0) f.offset(stmt->m_offset);
       r->m_docs.emplace(f.execute());
@@ -624,6 +642,10 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_execute(mysqlx_stmt_t* stmt) {
       break;
     }
     case stmt_op::sql:
+    case stmt_op::select:
+    case stmt_op::insert:
+    case stmt_op::update:
+    case stmt_op::del:
       break; // run above
     case stmt_op::add: {
       if (stmt->m_docs.empty())

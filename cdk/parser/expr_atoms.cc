@@ -378,9 +378,11 @@ int parser::parse_object(node_id& out) {
   int depth = 0;
   if (!at(tok::rcurly)) {
     do {
-      if (!at(tok::string)) return fail_expected("a quoted key");
+      // A key is a quoted string or, as Connector/C++ 8 takes it (not
+      // JSON), a plain word: {key2: a * 2}.
+      if (!at(tok::string) && !at(tok::word)) return fail_expected("a key");
       const node_id field = add_child(out, node_kind::field);
-      const text_ref key = unquoted(m_tok);
+      const text_ref key = at(tok::word) ? slice(m_tok.pos, m_tok.len) : unquoted(m_tok);
       m_tree[field].text[0] = key;
       // The X Plugin rejects empty keys; say so here, with a position.
       if (key.len == 0) return fail(m_tok.pos, "empty key in a JSON object");

@@ -138,6 +138,12 @@ typedef enum mysqlx_sort_direction_enum {
 #define MYSQLX_ERROR_OUTPUT_BUFFER_ZERO "The output buffer cannot have zero length"
 #define MYSQLX_ERROR_EMPTY_JSON "Empty JSON document string"
 #define MYSQLX_ERROR_OUTPUT_VARIABLE_NULL "The output variable cannot be NULL"
+#define MYSQLX_ERROR_MISSING_TABLE_NAME_MSG "Missing table name"
+#define MYSQLX_ERROR_MISSING_COLLECTION_OPT_MSG "Missing collection options"
+#define MYSQLX_ERROR_MISSING_KEY_NAME_MSG "Missing key name"
+#define MYSQLX_ERROR_OP_NOT_SUPPORTED "The operation is not supported by the function"
+#define MYSQLX_ERROR_ROW_LOCKING "Row locking is supported only for SELECT and FIND"
+#define MYSQLX_ERROR_WRONG_LOCKING_MODE "Wrong value for the row locking mode"
 /**@}*/
 
 /** An error: a message and a number (a server error number, or a client one). */
@@ -150,6 +156,144 @@ typedef struct mysqlx_session_struct mysqlx_session_t;
 typedef struct mysqlx_schema_struct mysqlx_schema_t;
 /** A collection of a schema. */
 typedef struct mysqlx_collection_struct mysqlx_collection_t;
+/** A table (or view) of a schema. */
+typedef struct mysqlx_table_struct mysqlx_table_t;
+/** Session (and client) options, set one by one, then given to mysqlx_get_session_from_options().
+ */
+typedef struct mysqlx_session_options_struct mysqlx_session_options_t;
+/** Options of a collection to create or modify. */
+typedef struct mysqlx_collection_options_struct mysqlx_collection_options_t;
+
+/** @name Option numbers (Connector/C++ 8.3's values) */
+/**@{*/
+/** Client (pool) options of mysqlx_session_option_set(): negative, so they never clash with session
+ * ones. */
+typedef enum mysqlx_client_opt_type_enum {
+  MYSQLX_CLIENT_OPT_POOLING = -1,            /**< int (bool): pooling on (default) or off */
+  MYSQLX_CLIENT_OPT_POOL_MAX_SIZE = -2,      /**< uint64_t: sessions in the pool (default 25) */
+  MYSQLX_CLIENT_OPT_POOL_QUEUE_TIMEOUT = -3, /**< uint64_t: ms to wait for a session (0: forever) */
+  MYSQLX_CLIENT_OPT_POOL_MAX_IDLE_TIME =
+      -4 /**< uint64_t: ms an idle session is kept (0: forever) */
+} mysqlx_client_opt_type_t;
+
+#define OPT_POOLING(A) MYSQLX_CLIENT_OPT_POOLING, (int)(bool)(A)
+#define OPT_POOL_MAX_SIZE(A) MYSQLX_CLIENT_OPT_POOL_MAX_SIZE, (uint64_t)(A)
+#define OPT_POOL_QUEUE_TIMEOUT(A) MYSQLX_CLIENT_OPT_POOL_QUEUE_TIMEOUT, (uint64_t)(A)
+#define OPT_POOL_MAX_IDLE_TIME(A) MYSQLX_CLIENT_OPT_POOL_MAX_IDLE_TIME, (uint64_t)(A)
+
+/** Session options: strings are `const char*`, the others `unsigned int`. */
+typedef enum mysqlx_opt_type_enum {
+  MYSQLX_OPT_URI = 1,                     /**< a connection string: sets what it names */
+  MYSQLX_OPT_HOST = 2,                    /**< host; starts a fail-over entry */
+  MYSQLX_OPT_PORT = 3,                    /**< port of the last host */
+  MYSQLX_OPT_PRIORITY = 4,                /**< 0..100, of the last host */
+  MYSQLX_OPT_USER = 5,                    /**< user name */
+  MYSQLX_OPT_PWD = 6,                     /**< password */
+  MYSQLX_OPT_DB = 7,                      /**< default schema */
+  MYSQLX_OPT_SSL_MODE = 8,                /**< a mysqlx_ssl_mode_t */
+  MYSQLX_OPT_SSL_CA = 9,                  /**< CA file (implies SSL_MODE_VERIFY_CA) */
+  MYSQLX_OPT_AUTH = 10,                   /**< a mysqlx_auth_method_t */
+  MYSQLX_OPT_SOCKET = 11,                 /**< Unix socket path; starts a fail-over entry */
+  MYSQLX_OPT_CONNECT_TIMEOUT = 12,        /**< milliseconds, 0: wait forever */
+  MYSQLX_OPT_CONNECTION_ATTRIBUTES = 13,  /**< JSON object of string values, "true" or "false" */
+  MYSQLX_OPT_TLS_VERSIONS = 14,           /**< "TLSv1.2,TLSv1.3" */
+  MYSQLX_OPT_TLS_CIPHERSUITES = 15,       /**< comma-separated cipher suite names */
+  MYSQLX_OPT_DNS_SRV = 16,                /**< bool: HOST is a DNS SRV name */
+  MYSQLX_OPT_COMPRESSION = 17,            /**< a mysqlx_compression_mode_t */
+  MYSQLX_OPT_COMPRESSION_ALGORITHMS = 18, /**< "zstd_stream,lz4_message,deflate_stream" */
+  MYSQLX_OPT_SSL_CAPATH = 19,             /**< directory of CA certificates */
+  MYSQLX_OPT_SSL_CRL = 20,                /**< certificate revocation list file */
+  MYSQLX_OPT_SSL_CRLPATH = 21,            /**< directory of revocation lists */
+  MYSQLX_OPT_LAST
+} mysqlx_opt_type_t;
+
+#define OPT_HOST(A) MYSQLX_OPT_HOST, (A)
+#define OPT_PORT(A) MYSQLX_OPT_PORT, (unsigned int)(A)
+#define OPT_SOCKET(A) MYSQLX_OPT_SOCKET, (A)
+#define OPT_DNS_SRV(A) MYSQLX_OPT_DNS_SRV, (A)
+#define OPT_USER(A) MYSQLX_OPT_USER, (A)
+#define OPT_PWD(A) MYSQLX_OPT_PWD, (A)
+#define OPT_DB(A) MYSQLX_OPT_DB, (A)
+#define OPT_SSL_MODE(A) MYSQLX_OPT_SSL_MODE, (A)
+#define OPT_SSL_CA(A) MYSQLX_OPT_SSL_CA, (A)
+#define OPT_SSL_CAPATH(A) MYSQLX_OPT_SSL_CAPATH, (A)
+#define OPT_SSL_CRL(A) MYSQLX_OPT_SSL_CRL, (A)
+#define OPT_SSL_CRLPATH(A) MYSQLX_OPT_SSL_CRLPATH, (A)
+#define OPT_PRIORITY(A) MYSQLX_OPT_PRIORITY, (unsigned int)(A)
+#define OPT_AUTH(A) MYSQLX_OPT_AUTH, (unsigned int)(A)
+#define OPT_CONNECT_TIMEOUT(A) MYSQLX_OPT_CONNECT_TIMEOUT, (unsigned int)(A)
+#define OPT_CONNECTION_ATTRIBUTES(A) MYSQLX_OPT_CONNECTION_ATTRIBUTES, (A)
+#define OPT_TLS_VERSIONS(A) MYSQLX_OPT_TLS_VERSIONS, (A)
+#define OPT_TLS_CIPHERSUITES(A) MYSQLX_OPT_TLS_CIPHERSUITES, (A)
+#define OPT_COMPRESSION(A) MYSQLX_OPT_COMPRESSION, (unsigned int)(A)
+#define OPT_COMPRESSION_ALGORITHMS(A) MYSQLX_OPT_COMPRESSION_ALGORITHMS, (const char*)(A)
+
+/** Values of MYSQLX_OPT_SSL_MODE. */
+typedef enum mysqlx_ssl_mode_enum {
+  SSL_MODE_DISABLED = 1,
+  SSL_MODE_REQUIRED = 2, /**< the default */
+  SSL_MODE_VERIFY_CA = 3,
+  SSL_MODE_VERIFY_IDENTITY = 4
+} mysqlx_ssl_mode_t;
+
+/** Values of MYSQLX_OPT_AUTH. */
+typedef enum mysqlx_auth_method_enum {
+  MYSQLX_AUTH_PLAIN = 1,
+  MYSQLX_AUTH_MYSQL41 = 2,
+  MYSQLX_AUTH_EXTERNAL = 3, /**< refused: the X Plugin has none */
+  MYSQLX_AUTH_SHA256_MEMORY = 4
+} mysqlx_auth_method_t;
+
+/** Values of MYSQLX_OPT_COMPRESSION. */
+typedef enum mysqlx_compression_mode_enum {
+  MYSQLX_COMPRESSION_DISABLED = 1,
+  MYSQLX_COMPRESSION_PREFERRED = 2, /**< the default */
+  MYSQLX_COMPRESSION_REQUIRED = 3
+} mysqlx_compression_mode_t;
+
+/** Options of mysqlx_collection_options_set(). */
+typedef enum mysqlx_collection_opt_enum {
+  MYSQLX_OPT_COLLECTION_REUSE = 1, /**< unsigned int (bool): an existing collection is no error */
+  MYSQLX_OPT_COLLECTION_VALIDATION = 2, /**< JSON text: {"level": ..., "schema": {...}} */
+  MYSQLX_OPT_COLLECTION_LAST
+} mysqlx_collection_opt_t;
+
+/** The parts of a collection's validation, as options of mysqlx_collection_options_set(). */
+typedef enum mysqlx_collection_validation_opt_enum {
+  MYSQLX_OPT_COLLECTION_VALIDATION_SCHEMA = 1025, /**< JSON text of a JSON schema */
+  MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL = 1026,  /**< a mysqlx_collection_validation_level_t */
+  MYSQLX_OPT_COLLECTION_VALIDATION_LAST
+} mysqlx_collection_validation_opt_t;
+
+/** Values of MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL. */
+typedef enum mysqlx_collection_validation_level_enum {
+  MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_OFF = 2049,    /**< documents are not checked */
+  MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_STRICT = 2050, /**< every document must match */
+  MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_LAST
+} mysqlx_collection_validation_level_t;
+
+#define VALIDATION_OFF MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_OFF
+#define VALIDATION_STRICT MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_STRICT
+
+#define OPT_COLLECTION_REUSE(X) MYSQLX_OPT_COLLECTION_REUSE, (unsigned int)X
+#define OPT_COLLECTION_VALIDATION(X) MYSQLX_OPT_COLLECTION_VALIDATION, (const char*)X
+#define OPT_COLLECTION_VALIDATION_LEVEL(X) MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL, (unsigned int)X
+#define OPT_COLLECTION_VALIDATION_SCHEMA(X) MYSQLX_OPT_COLLECTION_VALIDATION_SCHEMA, (const char*)X
+
+/** Row locks of mysqlx_set_row_locking(). */
+typedef enum mysqlx_row_locking_enum {
+  ROW_LOCK_NONE = 0,     /**< no lock */
+  ROW_LOCK_SHARED = 1,   /**< others may read the rows, not change them */
+  ROW_LOCK_EXCLUSIVE = 2 /**< as an UPDATE of the rows would lock them */
+} mysqlx_row_locking_t;
+
+/** What a locking read does when a row is locked by another transaction. */
+typedef enum mysqlx_lock_contention_enum {
+  LOCK_CONTENTION_DEFAULT = 0,    /**< wait for the lock */
+  LOCK_CONTENTION_NOWAIT = 1,     /**< fail at once */
+  LOCK_CONTENTION_SKIP_LOCKED = 2 /**< leave the locked rows out */
+} mysqlx_lock_contention_t;
+/**@}*/
 /** A statement built step by step, then run by mysqlx_execute(). */
 typedef struct mysqlx_stmt_struct mysqlx_stmt_t;
 /** The result of a statement: row sets, documents, generated ids. */
@@ -236,7 +380,7 @@ MYSQLX_C_API int mysqlx_savepoint_release(mysqlx_session_t* sess, const char* na
 /** Rolls back to savepoint `name` (required). RESULT_OK or RESULT_ERROR. */
 MYSQLX_C_API int mysqlx_rollback_to(mysqlx_session_t* sess, const char* name);
 
-/** Creates schema `schema` (an error if it exists). RESULT_OK or RESULT_ERROR (on the session). */
+/** Creates schema `schema` (one that exists is no error). RESULT_OK or RESULT_ERROR (on the session). */
 MYSQLX_C_API int mysqlx_schema_create(mysqlx_session_t* sess, const char* schema);
 /** Drops schema `schema` if it exists. RESULT_OK or RESULT_ERROR (on the session). */
 MYSQLX_C_API int mysqlx_schema_drop(mysqlx_session_t* sess, const char* schema);
@@ -596,6 +740,175 @@ MYSQLX_C_API unsigned int mysqlx_result_warning_count(mysqlx_result_t* res);
   call; mysqlx_free() leaves it alone.
 */
 MYSQLX_C_API mysqlx_error_t* mysqlx_result_next_warning(mysqlx_result_t* res);
+
+/* ---------------------------------------------------------------------------
+ * Session options
+ */
+
+/** A new, empty set of session options; free it with mysqlx_free_options(). NULL when out of
+ * memory. */
+MYSQLX_C_API mysqlx_session_options_t* mysqlx_session_options_new(void);
+/** Frees options made by mysqlx_session_options_new(); NULL is ignored. */
+MYSQLX_C_API void mysqlx_free_options(mysqlx_session_options_t* opt);
+/**
+  Sets options: (option, value) pairs ended by PARAM_END, as the OPT_*()
+  macros write them (`OPT_HOST("h"), OPT_PORT(33060), PARAM_END`): session
+  options (mysqlx_opt_type_t) and client options (mysqlx_client_opt_type_t).
+  All or nothing: on an error (an unknown option, a bad value, a port without
+  a host, an option given twice where only one is allowed) no option of the
+  call is set. RESULT_OK or RESULT_ERROR (mysqlx_error() on `opth`).
+*/
+MYSQLX_C_API int mysqlx_session_option_set(mysqlx_session_options_t* opth, ...);
+/**
+  Reads session option `opt` into the one pointer that follows: a `char*`
+  buffer for a string option (large enough: it is not checked), an
+  `unsigned int*` for the others. For several hosts, the last one's host,
+  port or priority. RESULT_ERROR for an option that is not set.
+*/
+MYSQLX_C_API int mysqlx_session_option_get(mysqlx_session_options_t* opth, int opt, ...);
+/** Connects with the options; failure as for mysqlx_get_session(). The options stay the caller's.
+ */
+MYSQLX_C_API mysqlx_session_t* mysqlx_get_session_from_options(mysqlx_session_options_t* opt,
+                                                               mysqlx_error_t** error);
+/** A client (pool) with the options' session and client options; failure as for
+ * mysqlx_get_client_from_url(). */
+MYSQLX_C_API mysqlx_client_t* mysqlx_get_client_from_options(mysqlx_session_options_t* opt,
+                                                             mysqlx_error_t** error);
+/** 1 while the session is usable, 0 once its connection failed (no round trip). */
+MYSQLX_C_API int mysqlx_session_valid(mysqlx_session_t* sess);
+
+/* ---------------------------------------------------------------------------
+ * Listings, collection options and indexes
+ */
+
+/**
+  The schemas whose names match `schema_pattern` (LIKE: `%` and `_` are
+  wildcards; NULL: all) as rows of one column, the name. The result belongs
+  to the session, as mysqlx_sql()'s.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_get_schemas(mysqlx_session_t* sess,
+                                                 const char* schema_pattern);
+/**
+  The tables of the schema matching `table_pattern` (NULL: all), and the views too when
+  `get_views` is not 0, as rows (name, "TABLE" or "VIEW"); collections are left out.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_get_tables(mysqlx_schema_t* schema, const char* table_pattern,
+                                                int get_views);
+/** The collections of the schema matching `col_pattern` (NULL: all) as rows (name, "COLLECTION").
+ */
+MYSQLX_C_API mysqlx_result_t* mysqlx_get_collections(mysqlx_schema_t* schema,
+                                                     const char* col_pattern);
+/** New, empty collection options; free them with mysqlx_free(). NULL when out of memory. */
+MYSQLX_C_API mysqlx_collection_options_t* mysqlx_collection_options_new(void);
+/**
+  Sets collection options: (option, value) pairs ended by PARAM_END, as the
+  OPT_COLLECTION_*() macros write them. An option given twice is an error
+  (VALIDATION and its parts count as one); nothing of the call is set then.
+*/
+MYSQLX_C_API int mysqlx_collection_options_set(mysqlx_collection_options_t* options, ...);
+/** Creates the collection with these options (REUSE: an existing one is no error). */
+MYSQLX_C_API int mysqlx_collection_create_with_options(mysqlx_schema_t* schema,
+                                                       const char* collection,
+                                                       mysqlx_collection_options_t* options);
+/** The same with the options as JSON: `{"reuseExisting": true, "validation": {...}}`. */
+MYSQLX_C_API int mysqlx_collection_create_with_json_options(mysqlx_schema_t* schema,
+                                                            const char* collection,
+                                                            const char* json_options);
+/** Changes an existing collection's validation (REUSE is refused here). */
+MYSQLX_C_API int mysqlx_collection_modify_with_options(mysqlx_schema_t* schema,
+                                                       const char* collection,
+                                                       mysqlx_collection_options_t* options);
+/** The same with the options as JSON: `{"validation": {...}}`. */
+MYSQLX_C_API int mysqlx_collection_modify_with_json_options(mysqlx_schema_t* schema,
+                                                            const char* collection,
+                                                            const char* json_options);
+/** Creates index `name` from a JSON index definition: `{"fields": [{"field": "$.n", "type":
+ * "INT"}]}`. */
+MYSQLX_C_API int mysqlx_collection_create_index(mysqlx_collection_t* coll, const char* name,
+                                                const char* idx_spec);
+/** Drops index `name`; an index that does not exist is no error. */
+MYSQLX_C_API int mysqlx_collection_drop_index(mysqlx_collection_t* coll, const char* name);
+
+/* ---------------------------------------------------------------------------
+ * Tables
+ */
+
+/**
+  The table (or view) `tab_name` of the schema; with `check` not 0, NULL
+  and an error on the schema if it does not exist. The handle belongs to the
+  schema's session, as a collection's.
+*/
+MYSQLX_C_API mysqlx_table_t* mysqlx_get_table(mysqlx_schema_t* schema, const char* tab_name,
+                                              unsigned int check);
+/** The number of rows of the table into `*count`. */
+MYSQLX_C_API int mysqlx_table_count(mysqlx_table_t* table, uint64_t* count);
+/** Rows matching `criteria` (NULL or "": all), every column. The result belongs to the session. */
+MYSQLX_C_API mysqlx_result_t* mysqlx_table_select(mysqlx_table_t* table, const char* criteria);
+/**
+  The same with a limit, an offset and an order: (expression, SORT_ORDER_*)
+  pairs ended by PARAM_END.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_table_select_limit(mysqlx_table_t* table, const char* criteria,
+                                                        uint64_t row_count, uint64_t offset, ...);
+/** Inserts one row: (column, type, value) triplets ended by PARAM_END, e.g. `"id", PARAM_SINT(1)`.
+ */
+MYSQLX_C_API mysqlx_result_t* mysqlx_table_insert(mysqlx_table_t* table, ...);
+/** Deletes the rows matching `criteria` (NULL or "": all). */
+MYSQLX_C_API mysqlx_result_t* mysqlx_table_delete(mysqlx_table_t* table, const char* criteria);
+/**
+  Updates the rows matching `criteria` (NULL or "": all): (column, type,
+  value) triplets ended by PARAM_END; PARAM_EXPR("n + 1") computes a value.
+*/
+MYSQLX_C_API mysqlx_result_t* mysqlx_table_update(mysqlx_table_t* table, const char* criteria, ...);
+/** A select statement handle (owned as mysqlx_sql_new()'s). */
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_table_select_new(mysqlx_table_t* table);
+/** An insert statement handle. */
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_table_insert_new(mysqlx_table_t* table);
+/** A delete statement handle. */
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_table_delete_new(mysqlx_table_t* table);
+/** An update statement handle. */
+MYSQLX_C_API mysqlx_stmt_t* mysqlx_table_update_new(mysqlx_table_t* table);
+/** An insert's columns: names ended by PARAM_END; replaces the previous list (none: every column).
+ */
+MYSQLX_C_API int mysqlx_set_insert_columns(mysqlx_stmt_t* stmt, ...);
+/** Adds a row to an insert: (type, value) pairs ended by PARAM_END, in column order. */
+MYSQLX_C_API int mysqlx_set_insert_row(mysqlx_stmt_t* stmt, ...);
+/**
+  An update's values: (column, type, value) triplets ended by PARAM_END
+  (PARAM_EXPR for an expression); replaces the previous call's.
+*/
+MYSQLX_C_API int mysqlx_set_update_values(mysqlx_stmt_t* stmt, ...);
+/** A select's projection: expressions ("a", "b + 1 AS c") ended by PARAM_END. */
+MYSQLX_C_API int mysqlx_set_items(mysqlx_stmt_t* stmt, ...);
+/** The HAVING condition of a select or find. */
+MYSQLX_C_API int mysqlx_set_having(mysqlx_stmt_t* stmt, const char* having_expr);
+/** The grouping of a select or find: expressions ended by PARAM_END. */
+MYSQLX_C_API int mysqlx_set_group_by(mysqlx_stmt_t* stmt, ...);
+/**
+  Locks the rows a select or find reads until the transaction ends:
+  `locking` a mysqlx_row_locking_t, `contention` a mysqlx_lock_contention_t.
+*/
+MYSQLX_C_API int mysqlx_set_row_locking(mysqlx_stmt_t* stmt, int locking, int contention);
+
+/** @name Per-statement names of the setters, as Connector/C++ 8 gives them */
+/**@{*/
+#define mysqlx_set_find_having mysqlx_set_having
+#define mysqlx_set_find_group_by mysqlx_set_group_by
+#define mysqlx_set_find_row_locking mysqlx_set_row_locking
+#define mysqlx_set_select_items mysqlx_set_items
+#define mysqlx_set_select_where mysqlx_set_where
+#define mysqlx_set_select_order_by mysqlx_set_order_by
+#define mysqlx_set_select_having mysqlx_set_having
+#define mysqlx_set_select_group_by mysqlx_set_group_by
+#define mysqlx_set_select_limit_and_offset mysqlx_set_limit_and_offset
+#define mysqlx_set_select_row_locking mysqlx_set_row_locking
+#define mysqlx_set_delete_where mysqlx_set_where
+#define mysqlx_set_delete_limit(STMT, LIM) mysqlx_set_limit_and_offset(STMT, LIM, 0)
+#define mysqlx_set_delete_order_by mysqlx_set_order_by
+#define mysqlx_set_update_where mysqlx_set_where
+#define mysqlx_set_update_limit(STMT, LIM) mysqlx_set_limit_and_offset(STMT, LIM, 0)
+#define mysqlx_set_update_order_by mysqlx_set_order_by
+/**@}*/
 
 /* ---------------------------------------------------------------------------
  * Errors and freeing

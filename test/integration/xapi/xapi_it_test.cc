@@ -47,6 +47,12 @@ const xapi_case cases[] = {
     {"statements", xt_statements},
     {"modify", xt_modify},
     {"sql_statement", xt_sql_statement},
+    {"session_options", xt_session_options},
+    {"table_one_shot", xt_table_one_shot},
+    {"table_statements", xt_table_statements},
+    {"listings", xt_listings},
+    {"collection_options_and_indexes", xt_collection_options_and_indexes},
+    {"find_grouping_and_locks", xt_find_grouping_and_locks},
 };
 
 // ctest lists each case by its name, not by the bytes of its parameters.

@@ -3,59 +3,8 @@
 #include "xapi_tests.h"
 
 #include <mysqlx/xapi.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static void xt_fail(xt_result* out, int line, const char* fmt, ...) {
-  va_list args;
-  int n = snprintf(out->message, sizeof out->message, "xapi_tests.c:%d: ", line);
-  if (n < 0 || (size_t)n >= sizeof out->message) return;
-  va_start(args, fmt);
-  vsnprintf(out->message + n, sizeof out->message - (size_t)n, fmt, args);
-  va_end(args);
-}
-
-/* Checks `cond`; on failure records it (and the handle's error, if any) and
-   leaves the test. Leaves handles open: the driver's process ends anyway. */
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      xt_fail(out, __LINE__, "%s", #cond);                                                         \
-      return;                                                                                      \
-    }                                                                                              \
-  } while (0)
-#define CHECK_H(cond, handle)                                                                      \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      const char* m_ = mysqlx_error_message(handle);                                               \
-      xt_fail(out, __LINE__, "%s (error %u: %s)", #cond, mysqlx_error_num(handle),                 \
-              m_ ? m_ : "none");                                                                   \
-      return;                                                                                      \
-    }                                                                                              \
-  } while (0)
-
-static mysqlx_session_t* open_session(const xt_config* cfg, xt_result* out) {
-  mysqlx_error_t* err = NULL;
-  mysqlx_session_t* s = mysqlx_get_session_from_url(cfg->uri, &err);
-  if (s == NULL) {
-    xt_fail(out, __LINE__, "cannot connect to %s: %s", cfg->uri,
-            err && mysqlx_error_message(err) ? mysqlx_error_message(err) : "no error");
-    mysqlx_free(err);
-  }
-  return s;
-}
-
-/* Runs SQL that must succeed; frees its result. */
-static int run(mysqlx_session_t* s, const char* sql, xt_result* out) {
-  mysqlx_result_t* r = mysqlx_sql(s, sql, MYSQLX_NULL_TERMINATED);
-  if (r == NULL) {
-    xt_fail(out, __LINE__, "%s: %s", sql, mysqlx_error_message(s));
-    return 0;
-  }
-  mysqlx_free(r);
-  return 1;
-}
 
 void xt_connect_failures(const xt_config* cfg, xt_result* out) {
   char url[512];
@@ -136,7 +85,7 @@ void xt_connect_host_port(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_sql_values(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_result_t* r;
   mysqlx_row_t* row;
   int64_t sv = 0;
@@ -149,14 +98,15 @@ void xt_sql_values(const xt_config* cfg, xt_result* out) {
 
   if (s == NULL) return;
   snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
-  if (!run(s, sql, out)) return;
-  if (!run(s,
-           "CREATE TABLE v (i INT, u BIGINT UNSIGNED, d DOUBLE, m DECIMAL(5,2),"
-           " t VARCHAR(20), b BLOB, n INT)",
-           out))
+  if (!xt_run(s, sql, out)) return;
+  if (!xt_run(s,
+              "CREATE TABLE v (i INT, u BIGINT UNSIGNED, d DOUBLE, m DECIMAL(5,2),"
+              " t VARCHAR(20), b BLOB, n INT)",
+              out))
     return;
-  if (!run(s, "INSERT INTO v VALUES (-5, 18446744073709551615, 2.5, 12.50, 'hello', x'00ff', NULL)",
-           out))
+  if (!xt_run(s,
+              "INSERT INTO v VALUES (-5, 18446744073709551615, 2.5, 12.50, 'hello', x'00ff', NULL)",
+              out))
     return;
 
   /* A length, not a NUL, ends the query: the last word is not sent. */
@@ -245,7 +195,7 @@ void xt_sql_values(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_sql_errors(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_result_t* r;
   mysqlx_error_t* e;
 
@@ -280,7 +230,7 @@ void xt_sql_errors(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_store_result(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_result_t* r;
   mysqlx_result_t* other;
   mysqlx_row_t* first;
@@ -292,9 +242,9 @@ void xt_store_result(const xt_config* cfg, xt_result* out) {
 
   if (s == NULL) return;
   snprintf(sql, sizeof sql, "CREATE TABLE `%s`.five (i INT)", cfg->schema);
-  if (!run(s, sql, out)) return;
+  if (!xt_run(s, sql, out)) return;
   snprintf(sql, sizeof sql, "INSERT INTO `%s`.five VALUES (1), (2), (3), (4), (5)", cfg->schema);
-  if (!run(s, sql, out)) return;
+  if (!xt_run(s, sql, out)) return;
   snprintf(sql, sizeof sql, "SELECT i FROM `%s`.five ORDER BY i", cfg->schema);
   r = mysqlx_sql(s, sql, MYSQLX_NULL_TERMINATED);
   CHECK_H(r != NULL, s);
@@ -340,7 +290,7 @@ void xt_store_result(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_schema_and_collection_handles(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_schema_t* sch;
   mysqlx_collection_t* c;
 
@@ -383,7 +333,7 @@ static const char* find_one(mysqlx_collection_t* c, const char* criteria) {
 }
 
 void xt_add_generated_ids(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_collection_t* c;
   mysqlx_result_t* r;
   const char* id1;
@@ -440,7 +390,7 @@ void xt_add_generated_ids(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_add_errors(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_collection_t* c;
   mysqlx_result_t* r;
   size_t num = 0;
@@ -476,7 +426,7 @@ void xt_add_errors(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_find_json(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_collection_t* c;
   mysqlx_result_t* r;
   mysqlx_result_t* sql;
@@ -559,7 +509,7 @@ void xt_close_frees_everything(const xt_config* cfg, xt_result* out) {
      frees them all (the sanitizer runs check that nothing leaks). */
   int round;
   for (round = 0; round < 3; ++round) {
-    mysqlx_session_t* s = open_session(cfg, out);
+    mysqlx_session_t* s = xt_open_session(cfg, out);
     mysqlx_collection_t* c;
     mysqlx_result_t* r;
     if (s == NULL) return;
@@ -584,16 +534,17 @@ static mysqlx_row_t* one_row(mysqlx_session_t* s, const char* sql, xt_result* ou
   mysqlx_result_t* r = mysqlx_sql(s, sql, MYSQLX_NULL_TERMINATED);
   mysqlx_row_t* row;
   if (r == NULL) {
-    xt_fail(out, __LINE__, "%s: %s", sql, mysqlx_error_message(s));
+    xt_fail(out, __FILE__, __LINE__, "%s: %s", sql, mysqlx_error_message(s));
     return NULL;
   }
   row = mysqlx_row_fetch_one(r);
-  if (row == NULL) xt_fail(out, __LINE__, "%s: no row (%s)", sql, mysqlx_error_message(r));
+  if (row == NULL)
+    xt_fail(out, __FILE__, __LINE__, "%s: no row (%s)", sql, mysqlx_error_message(r));
   return row;
 }
 
 void xt_sql_param(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_result_t* r;
   mysqlx_row_t* row;
   int64_t sv = 0;
@@ -607,11 +558,11 @@ void xt_sql_param(const xt_config* cfg, xt_result* out) {
 
   if (s == NULL) return;
   snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
-  if (!run(s, sql, out)) return;
-  if (!run(s,
-           "CREATE TABLE p (i BIGINT, u BIGINT UNSIGNED, d DOUBLE, f FLOAT, s VARCHAR(20),"
-           " b VARBINARY(10), n INT, t TINYINT, big DOUBLE)",
-           out))
+  if (!xt_run(s, sql, out)) return;
+  if (!xt_run(s,
+              "CREATE TABLE p (i BIGINT, u BIGINT UNSIGNED, d DOUBLE, f FLOAT, s VARCHAR(20),"
+              " b VARBINARY(10), n INT, t TINYINT, big DOUBLE)",
+              out))
     return;
   r = mysqlx_sql_param(s, "INSERT INTO p VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        MYSQLX_NULL_TERMINATED, PARAM_SINT(-9000000000LL),
@@ -684,28 +635,28 @@ static int64_t count_t(mysqlx_session_t* s, xt_result* out) {
 }
 
 void xt_transactions(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   const char* sp;
   char sql[256];
 
   if (s == NULL) return;
   snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
-  if (!run(s, sql, out) || !run(s, "CREATE TABLE t (i INT) ENGINE=InnoDB", out)) return;
+  if (!xt_run(s, sql, out) || !xt_run(s, "CREATE TABLE t (i INT) ENGINE=InnoDB", out)) return;
 
   CHECK_H(mysqlx_transaction_begin(s) == RESULT_OK, s);
-  if (!run(s, "INSERT INTO t VALUES (1)", out)) return;
+  if (!xt_run(s, "INSERT INTO t VALUES (1)", out)) return;
   CHECK_H(mysqlx_transaction_rollback(s) == RESULT_OK, s);
   CHECK(count_t(s, out) == 0);
 
   CHECK_H(mysqlx_transaction_begin(s) == RESULT_OK, s);
-  if (!run(s, "INSERT INTO t VALUES (1)", out)) return;
+  if (!xt_run(s, "INSERT INTO t VALUES (1)", out)) return;
   sp = mysqlx_savepoint_set(s, NULL); /* a generated name */
   CHECK_H(sp != NULL && strlen(sp) > 0, s);
-  if (!run(s, "INSERT INTO t VALUES (2)", out)) return;
+  if (!xt_run(s, "INSERT INTO t VALUES (2)", out)) return;
   CHECK_H(mysqlx_rollback_to(s, sp) == RESULT_OK, s);
   sp = mysqlx_savepoint_set(s, "named_sp");
   CHECK_H(sp != NULL && strcmp(sp, "named_sp") == 0, s);
-  if (!run(s, "INSERT INTO t VALUES (3)", out)) return;
+  if (!xt_run(s, "INSERT INTO t VALUES (3)", out)) return;
   CHECK_H(mysqlx_savepoint_release(s, "named_sp") == RESULT_OK, s);
   CHECK(mysqlx_rollback_to(s, "named_sp") == RESULT_ERROR); /* released */
   CHECK(mysqlx_error_num(s) == 1305);
@@ -721,7 +672,7 @@ void xt_transactions(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_schema_collection_ddl(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_schema_t* sch;
   mysqlx_collection_t* c;
   mysqlx_result_t* r;
@@ -732,8 +683,7 @@ void xt_schema_collection_ddl(const xt_config* cfg, xt_result* out) {
   snprintf(name, sizeof name, "%s_2", cfg->schema);
   mysqlx_schema_drop(s, name);
   CHECK_H(mysqlx_schema_create(s, name) == RESULT_OK, s);
-  CHECK(mysqlx_schema_create(s, name) == RESULT_ERROR); /* it exists */
-  CHECK(mysqlx_error_num(s) == 1007);
+  CHECK_H(mysqlx_schema_create(s, name) == RESULT_OK, s); /* it exists: no error */
   CHECK(mysqlx_schema_create(s, NULL) == RESULT_ERROR);
   CHECK(strcmp(mysqlx_error_message(s), MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG) == 0);
   sch = mysqlx_get_schema(s, name, 1);
@@ -778,7 +728,7 @@ void xt_schema_collection_ddl(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_result_sets_and_counts(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_result_t* r;
   mysqlx_row_t* row;
   const char* first_name;
@@ -788,8 +738,9 @@ void xt_result_sets_and_counts(const xt_config* cfg, xt_result* out) {
 
   if (s == NULL) return;
   snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
-  if (!run(s, sql, out)) return;
-  if (!run(s, "CREATE PROCEDURE two_sets() BEGIN SELECT 1 AS a; SELECT 2 AS b, 3 AS c; END", out))
+  if (!xt_run(s, sql, out)) return;
+  if (!xt_run(s, "CREATE PROCEDURE two_sets() BEGIN SELECT 1 AS a; SELECT 2 AS b, 3 AS c; END",
+              out))
     return;
 
   r = mysqlx_sql(s, "CALL two_sets()", MYSQLX_NULL_TERMINATED);
@@ -819,7 +770,7 @@ void xt_result_sets_and_counts(const xt_config* cfg, xt_result* out) {
   mysqlx_free(r);
 
   /* Counts of statements without rows. */
-  if (!run(s, "CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, x INT)", out)) return;
+  if (!xt_run(s, "CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, x INT)", out)) return;
   r = mysqlx_sql(s, "INSERT INTO ai (x) VALUES (1), (2), (3)", MYSQLX_NULL_TERMINATED);
   CHECK_H(r != NULL, s);
   CHECK(mysqlx_get_affected_count(r) == 3);
@@ -841,19 +792,19 @@ void xt_result_sets_and_counts(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_column_metadata(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_collection_t* c;
   mysqlx_result_t* r;
   char sql[512];
 
   if (s == NULL) return;
   snprintf(sql, sizeof sql, "USE `%s`", cfg->schema);
-  if (!run(s, sql, out)) return;
-  if (!run(s,
-           "CREATE TABLE m (id INT UNSIGNED, s VARCHAR(10) CHARACTER SET utf8mb4 COLLATE"
-           " utf8mb4_general_ci, flag TINYINT(1), d DECIMAL(6,2), dt DATETIME, b VARBINARY(4),"
-           " e ENUM('a','b'), bits BIT(3), i BIGINT)",
-           out))
+  if (!xt_run(s, sql, out)) return;
+  if (!xt_run(s,
+              "CREATE TABLE m (id INT UNSIGNED, s VARCHAR(10) CHARACTER SET utf8mb4 COLLATE"
+              " utf8mb4_general_ci, flag TINYINT(1), d DECIMAL(6,2), dt DATETIME, b VARBINARY(4),"
+              " e ENUM('a','b'), bits BIT(3), i BIGINT)",
+              out))
     return;
   r = mysqlx_sql(s, "SELECT id AS ident, s, flag, d, dt, b, e, bits, i FROM m AS mt",
                  MYSQLX_NULL_TERMINATED);
@@ -898,7 +849,7 @@ void xt_column_metadata(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_warnings(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_result_t* r;
   mysqlx_error_t* w;
   mysqlx_error_t* w2;
@@ -990,7 +941,7 @@ void xt_client_pool(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_statements(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_collection_t* c;
   mysqlx_stmt_t* st;
   mysqlx_result_t* r;
@@ -1102,7 +1053,7 @@ static long count_where(mysqlx_collection_t* c, const char* criteria) {
 }
 
 void xt_modify(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_collection_t* c;
   mysqlx_stmt_t* st;
   mysqlx_result_t* r;
@@ -1189,7 +1140,7 @@ void xt_modify(const xt_config* cfg, xt_result* out) {
 }
 
 void xt_sql_statement(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_t* s = open_session(cfg, out);
+  mysqlx_session_t* s = xt_open_session(cfg, out);
   mysqlx_stmt_t* st;
   mysqlx_result_t* r;
   mysqlx_row_t* row;

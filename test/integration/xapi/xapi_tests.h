@@ -29,6 +29,37 @@ typedef struct xt_result {
 
 typedef void xt_test_fn(const xt_config* cfg, xt_result* out);
 
+#ifndef __cplusplus
+#include <mysqlx/xapi.h>
+
+/* Records a failure at file:line in `out` (printf-style message). */
+void xt_fail(xt_result* out, const char* file, int line, const char* fmt, ...);
+/* A session to cfg->uri, or NULL with the failure in `out`. */
+mysqlx_session_t* xt_open_session(const xt_config* cfg, xt_result* out);
+/* Runs SQL that must succeed and frees its result; 0 with the failure in `out`. */
+int xt_run(mysqlx_session_t* s, const char* sql, xt_result* out);
+
+/* Checks `cond`; on failure records it (and the handle's error, if any) and
+   leaves the test. Leaves handles open: the driver's process ends anyway. */
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      xt_fail(out, __FILE__, __LINE__, "%s", #cond);                                               \
+      return;                                                                                      \
+    }                                                                                              \
+  } while (0)
+#define CHECK_H(cond, handle)                                                                      \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      const char* m_ = mysqlx_error_message(handle);                                               \
+      xt_fail(out, __FILE__, __LINE__, "%s (error %u: %s)", #cond, mysqlx_error_num(handle),       \
+              m_ ? m_ : "none");                                                                   \
+      return;                                                                                      \
+    }                                                                                              \
+  } while (0)
+
+#endif
+
 xt_test_fn xt_connect_failures;
 xt_test_fn xt_connect_host_port;
 xt_test_fn xt_sql_values;
@@ -49,6 +80,13 @@ xt_test_fn xt_client_pool;
 xt_test_fn xt_statements;
 xt_test_fn xt_modify;
 xt_test_fn xt_sql_statement;
+/* xapi_table_tests.c */
+xt_test_fn xt_session_options;
+xt_test_fn xt_table_one_shot;
+xt_test_fn xt_table_statements;
+xt_test_fn xt_listings;
+xt_test_fn xt_collection_options_and_indexes;
+xt_test_fn xt_find_grouping_and_locks;
 
 #ifdef __cplusplus
 }

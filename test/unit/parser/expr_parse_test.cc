@@ -74,6 +74,8 @@ const parse_case k_cases[] = {
     {"{'a': 1, \"b\": [true]}", "(object ('a' (uint 1)) ('b' (array (bool true))))"},
     {"{\"a\": {\"b\": a.b + 1}}", "(object ('a' (object ('b' (+ (ident $.a.b) (uint 1))))))"},
     {"{\"a\"::p}", "(object ('a' (ph 0)))"},
+    // A plain word as a key, as Connector/C++ 8 takes it (Oracle's xapi projections_doc).
+    {"{key2: a * 2, b_key: b}", "(object ('key2' (* (ident $.a) (uint 2))) ('b_key' (ident $.b)))"},
 
     // Document paths.
     {"a", "(ident $.a)"},
