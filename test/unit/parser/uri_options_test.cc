@@ -252,6 +252,10 @@ const bad_case k_bad[] = {
                            " requests, 1..100000)"},
     {"db?write-timeout=1.5",
      "option 'write-timeout': invalid value '1.5' (expected a whole number"},
+    {"db?dead-peer-timeout=-1",
+     "option 'dead-peer-timeout': invalid value '-1' (expected a whole number"},
+    {"db?dead-peer-timeout=5s", "option 'dead-peer-timeout': invalid value '5s'"},
+    {"db?dead-peer-timeout=9223372036855", "invalid value '9223372036855'"},
     // connect-timeout
     {"db?connect-timeout=-1",
      "option 'connect-timeout': invalid value '-1' (expected a whole number"},
