@@ -8,6 +8,7 @@
 #include "devapi/throw_error.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <mysqlx/error.h>
 #include <mysqlx/result.h>
 #include <thread>
@@ -193,11 +194,18 @@ struct reader_role {
 // The reader: reads replies in order until `op`'s is in or `t` passes. The
 // wire is held only while a reply is read (or one in flight is sent by
 // another thread); while nothing has arrived it waits for the socket
-// without it, so executeAsync() on other threads sends meanwhile.
+// without it, so executeAsync() on other threads sends meanwhile. A reply
+// costs two system calls here as in a blocking read: the wait's poll() and
+// the read (what is buffered is read without a look at the socket, and a
+// socket the wait found readable is not polled again).
 future_status read_until(session_impl& s, const async_op& op, clock::time_point t) {
   // Since when the server has sent nothing (forever: it just did):
   // read-timeout bounds that wait.
   clock::time_point quiet_since = forever;
+  // The last wait found the socket readable after this many frame reads
+  // (none: it did not).
+  constexpr std::uint64_t none = ~std::uint64_t{0};
+  std::uint64_t readable_at = none;
   for (;;) {
     wire_lock wire(s.wire, std::defer_lock);
     while (!wire.try_lock()) {
@@ -211,7 +219,6 @@ future_status read_until(session_impl& s, const async_op& op, clock::time_point 
     if (is_done(s, op)) return future_status::ready;
     if (s.in_flight.empty()) complete(s, op); // says what is wrong
     cdk::session::connection& c = reading(s);
-    const auto now = clock::now();
     const int fd = c.poll_handle();
     if (fd < 0 || !s.waiter.prepare()) {
       // Nothing to poll outside the connection: wait with the wire held.
@@ -219,19 +226,30 @@ future_status read_until(session_impl& s, const async_op& op, clock::time_point 
         s.complete_front();
         continue;
       }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - now);
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - clock::now());
       auto ready = c.readable(std::max(left, std::chrono::milliseconds(0)));
       if (ready && !ready.value()) return future_status::timeout;
       s.complete_front(); // reads the reply, or meets the connection's error
       continue;
     }
-    auto ready = c.readable(std::chrono::milliseconds(0));
+    auto ready = c.has_input();
+    if (ready && !ready.value() && readable_at == c.frame_reads()) {
+      // Nobody read since the wait found the socket readable.
+      c.found_readable();
+      ready = true;
+    }
+    readable_at = none;
+    const auto now = clock::now();
+    if (ready && !ready.value() && now >= t) {
+      // No time to wait: a last look at the socket (wait_for(0) polls).
+      ready = c.readable(std::chrono::milliseconds(0));
+      if (ready && !ready.value()) return future_status::timeout;
+    }
     if (!ready || ready.value()) {
       quiet_since = forever;
       s.complete_front(); // reads the reply, or meets the connection's error
       continue;
     }
-    if (now >= t) return future_status::timeout;
     if (quiet_since == forever) quiet_since = now;
     clock::time_point until = t;
     if (const auto rt = c.read_timeout(); rt.count() > 0) {
@@ -244,10 +262,11 @@ future_status read_until(session_impl& s, const async_op& op, clock::time_point 
       }
       until = std::min(until, quiet_since + rt);
     }
+    const std::uint64_t reads = c.frame_reads();
     wire.unlock();
     // Readable, woken by a thread that read replies, or timed out: all
     // looked at again with the wire.
-    (void)s.waiter.wait(fd, until);
+    if (s.waiter.wait(fd, until) == cdk::readable_waiter::outcome::readable) readable_at = reads;
   }
 }
 

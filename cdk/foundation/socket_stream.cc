@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <utility>
 
 namespace cdk {
 
@@ -115,9 +116,13 @@ result<std::size_t> socket_stream::read_some(char* buf, std::size_t n) {
   return take;
 }
 
+bool socket_stream::has_buffered() const noexcept {
+  return m_pos < m_end || (m_tls && m_tls->has_buffered());
+}
+
 result<bool> socket_stream::readable(std::chrono::milliseconds wait) {
   if (!m_fd.valid()) return closed_error();
-  if (m_pos < m_end || (m_tls && m_tls->has_buffered())) return true;
+  if (has_buffered()) return true;
   const bool bounded = m_read_timeout.count() > 0 && wait >= m_read_timeout;
   if (bounded) wait = m_read_timeout;
   pollfd p{m_fd.get(), POLLIN, 0};
@@ -125,7 +130,10 @@ result<bool> socket_stream::readable(std::chrono::milliseconds wait) {
     const int rc = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(wait.count(), INT_MAX)));
     // POLLHUP or POLLERR count as readable: the read then says what happened.
     if (rc == 0 && bounded) return read_timeout_error();
-    if (rc >= 0) return rc > 0;
+    if (rc >= 0) {
+      m_found_readable = rc > 0;
+      return rc > 0;
+    }
     if (errno != EINTR)
       return error::connection(client_errc::lost_connection,
                                "poll() on the connection to " + m_peer +
@@ -154,8 +162,10 @@ bool socket_stream::peer_silent() const {
 }
 
 status socket_stream::await_readable() {
+  // A poll() that just said readable is not repeated.
+  if (std::exchange(m_found_readable, false)) return ok();
   if (m_dead_peer.count() == 0 || m_local) return ok();
-  if (m_pos < m_end || (m_tls && m_tls->has_buffered())) return ok();
+  if (has_buffered()) return ok();
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   // A quarter of the timeout, at most 1 s: found within t + t/4.
@@ -189,6 +199,7 @@ status socket_stream::upgrade(result<std::unique_ptr<tls_session>> session) {
   if (!session) return std::move(session).err();
   m_tls = std::move(session).value();
   m_pos = m_end = 0; // the buffered bytes were handed to the handshake
+  m_found_readable = false;
   return ok();
 }
 

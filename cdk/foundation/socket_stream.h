@@ -46,6 +46,8 @@ public:
   result<std::size_t> read_some(char* buf, std::size_t n) override;
   result<bool> readable(std::chrono::milliseconds wait) override;
   int poll_handle() const noexcept override { return m_fd.get(); }
+  bool has_buffered() const noexcept override;
+  void found_readable() noexcept override { m_found_readable = true; }
   error read_timeout_error() const override;
   status start_tls(const tls_options& opts, std::string_view host) override;
 
@@ -98,6 +100,9 @@ private:
   std::unique_ptr<tls_session> m_tls;
   std::vector<char> m_buf;
   std::size_t m_pos = 0;
+  // A poll() said the socket is readable and no read has looked since:
+  // await_readable() need not poll again.
+  bool m_found_readable = false;
   std::size_t m_end = 0;
   std::chrono::milliseconds m_read_timeout{0};          // set_timeouts(): bounds readable() too
   std::chrono::milliseconds m_dead_peer{0};             // set_dead_peer_timeout(); 0: off

@@ -33,6 +33,13 @@ public:
   // without this object (readable_waiter.h) after readable(0) said no byte
   // is buffered; -1 when there is none (a test's in-memory peer).
   virtual int poll_handle() const noexcept { return -1; }
+  // Whether read_some() finds a byte without a system call (buffered here
+  // or in TLS): readable(0) without its poll().
+  virtual bool has_buffered() const noexcept { return false; }
+  // The caller's own poll() of poll_handle() found it readable, and nothing
+  // was read since: the next read need not look again (one system call
+  // less per reply for a future's waiter).
+  virtual void found_readable() noexcept {}
   // The error of a read that waited past the read timeout.
   virtual error read_timeout_error() const {
     return error::connection(client_errc::timeout, "Timed out waiting for the server");

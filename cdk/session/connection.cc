@@ -219,6 +219,12 @@ result<bool> connection::readable(std::chrono::milliseconds wait) {
   return r.value();
 }
 
+result<bool> connection::has_input() {
+  if (m_failed) return *m_failed;
+  if (auto st = flush(); !st) return st.err();
+  return m_reader.holds_input() || (m_stream && m_stream->has_buffered());
+}
+
 error connection::read_timed_out() {
   if (m_failed) return *m_failed;
   if (!m_stream) return error::client(client_errc::usage, "the connection is closed");
@@ -226,6 +232,7 @@ error connection::read_timed_out() {
 }
 
 result<pr::frame> connection::read_frame() {
+  ++m_frame_reads;
   char buf[16 * 1024];
   for (;;) {
     // Notices the pipeline takes in place never become frames.

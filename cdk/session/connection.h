@@ -89,6 +89,16 @@ public:
   // now does not wait long (it may still wait for the rest of a frame that
   // has begun to arrive). Flushes first.
   result<bool> readable(std::chrono::milliseconds wait);
+  // readable(0) without a system call: only what is buffered already.
+  result<bool> has_input();
+  // The caller's own poll() of poll_handle() found the socket readable and
+  // nothing was read since (stream::found_readable()).
+  void found_readable() noexcept {
+    if (m_stream) m_stream->found_readable();
+  }
+  // Reads of a frame begun so far: a waiter that polled the socket without
+  // the connection tells by it whether another thread read meanwhile.
+  std::uint64_t frame_reads() const noexcept { return m_frame_reads; }
   // For a caller that waits for the server outside the connection, without
   // holding it, once readable(0) said nothing is here (readable_waiter.h):
   // the socket to poll (-1: none, use readable()), the read timeout that
@@ -135,6 +145,7 @@ private:
   std::string m_sending; // the flight being written (flush())
   session_info m_info;
   std::optional<error> m_failed;
+  std::uint64_t m_frame_reads = 0;
   std::optional<std::uint64_t> m_server_limit;
   // The largest message of the last flight sent (0: none above what every
   // server reads): when the server then closes the connection, the error
