@@ -529,6 +529,23 @@ TEST_F(FaultTest, ALateReplyWithinTheReadTimeoutIsRead) {
   EXPECT_EQ(s.sql("SELECT 7").execute().fetchOne()[0].get<int>(), 7);
 }
 
+// dead-peer-timeout bounds a silence of the peer's TCP stack, not of the
+// server: a server that acknowledged the request and takes longer than the
+// timeout to answer is alive, for execute(), get() and a wait_for() loop.
+TEST_F(FaultTest, AReplySlowerThanTheDeadPeerTimeoutIsRead) {
+  Session s = faulty("dead-peer-timeout=100");
+  inject_server_fault(s, "delay_reply", "ms", 600);
+  EXPECT_EQ(s.sql("SELECT 7").execute().fetchOne()[0].get<int>(), 7);
+  inject_server_fault(s, "delay_reply", "ms", 600);
+  Future<SqlResult> f = s.sql("SELECT 8").executeAsync();
+  int timeouts = 0;
+  while (f.wait_for(std::chrono::milliseconds(50)) != future_status::ready) ++timeouts;
+  EXPECT_GT(timeouts, 2); // it did wait through several dead-peer slices
+  EXPECT_EQ(f.get().fetchOne()[0].get<int>(), 8);
+  inject_server_fault(s, "delay_reply", "ms", 600);
+  EXPECT_EQ(s.sql("SELECT 9").executeAsync().get().fetchOne()[0].get<int>(), 9);
+}
+
 TEST_F(FaultTest, WriteTimeoutFailsAServerThatStoppedReading) {
   // The server sleeps before answering START TRANSACTION and reads nothing
   // meanwhile; the split add's 40 parts of 1 MB, all sent before any reply
