@@ -121,7 +121,8 @@ def can_unshare():
 
 @unittest.skipUnless(can_unshare(), "needs root and unshare --mount")
 class NamespaceTest(unittest.TestCase):
-    """run.NAMESPACE_SCRIPT under each shape /etc/resolv.conf can take.
+    """run.py's setup: two at once, and NAMESPACE_SCRIPT under each shape
+    /etc/resolv.conf can take.
 
     Each case runs in a mount namespace of its own where a copy of /etc
     (resolv.conf as the case wants it) is bound over /etc; the script runs
@@ -171,6 +172,22 @@ class NamespaceTest(unittest.TestCase):
 
     def test_dangling_symlink(self):
         self.run_case("dangling")
+
+    def test_concurrent_runs_get_stubs_of_their_own(self):
+        # Same pid, so the same first candidate: the second takes the next.
+        with tempfile.TemporaryDirectory() as t1, tempfile.TemporaryDirectory() as t2, \
+                run.dns_srv_setup(1001, t1) as (p1, _, s1), \
+                run.dns_srv_setup(1002, t2) as (p2, _, s2):
+            a1, a2 = p1[-1], p2[-1]
+            self.assertNotEqual(a1, a2)
+            for address, stub, port in ((a1, s1, 1001), (a2, s2, 1002)):
+                client = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                client.settimeout(5)
+                client.sendto(query(run.SRV_NAME, 33), (address, 53))
+                rdata = unpack(client.recv(4096))[4]
+                self.assertEqual(struct.unpack("!H", rdata[4:6])[0], port)
+                self.assertEqual(stub.count(run.SRV_NAME, 33), 1)
+                client.close()
 
 
 if __name__ == "__main__":
