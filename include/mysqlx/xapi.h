@@ -200,7 +200,10 @@ typedef enum mysqlx_opt_type_enum {
   MYSQLX_OPT_TLS_CIPHERSUITES = 15,       /**< comma-separated cipher suite names */
   MYSQLX_OPT_DNS_SRV = 16,                /**< bool: HOST is a DNS SRV name */
   MYSQLX_OPT_COMPRESSION = 17,            /**< a mysqlx_compression_mode_t */
-  MYSQLX_OPT_COMPRESSION_ALGORITHMS = 18, /**< "zstd_stream,lz4_message,deflate_stream" */
+  /** "zstd_stream,lz4_message,deflate_stream"; names not known are dropped,
+      and with MYSQLX_COMPRESSION_REQUIRED a list left empty makes the
+      session fail to open */
+  MYSQLX_OPT_COMPRESSION_ALGORITHMS = 18,
   MYSQLX_OPT_SSL_CAPATH = 19,             /**< directory of CA certificates */
   MYSQLX_OPT_SSL_CRL = 20,                /**< certificate revocation list file */
   MYSQLX_OPT_SSL_CRLPATH = 21,            /**< directory of revocation lists */
@@ -240,7 +243,8 @@ typedef enum mysqlx_ssl_mode_enum {
 typedef enum mysqlx_auth_method_enum {
   MYSQLX_AUTH_PLAIN = 1,
   MYSQLX_AUTH_MYSQL41 = 2,
-  MYSQLX_AUTH_EXTERNAL = 3, /**< refused: the X Plugin has none */
+  /** taken when set; a session with it fails to open (the X Plugin has none) */
+  MYSQLX_AUTH_EXTERNAL = 3,
   MYSQLX_AUTH_SHA256_MEMORY = 4
 } mysqlx_auth_method_t;
 

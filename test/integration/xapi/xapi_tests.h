@@ -87,6 +87,9 @@ xt_test_fn xt_table_statements;
 xt_test_fn xt_listings;
 xt_test_fn xt_collection_options_and_indexes;
 xt_test_fn xt_find_grouping_and_locks;
+/* xapi_session_tests.c */
+xt_test_fn xt_unconnectable_options;
+xt_test_fn xt_several_threads;
 
 #ifdef __cplusplus
 }
