@@ -34,8 +34,8 @@ static int tour(mysqlx_session_t* s) {
 
   /* Three documents, none with an _id: each gets a generated one. */
   res = mysqlx_collection_add(products, "{\"name\": \"pen\", \"price\": 2}",
-                              "{\"name\": \"ink\", \"price\": 5}", "{\"name\": \"pad\", \"price\": 9}",
-                              PARAM_END);
+                              "{\"name\": \"ink\", \"price\": 5}",
+                              "{\"name\": \"pad\", \"price\": 9}", PARAM_END);
   if (res == NULL) return failed("add", products);
   printf("added %llu documents\n", (unsigned long long)mysqlx_get_affected_count(res));
   while ((id = mysqlx_fetch_generated_id(res)) != NULL) printf("generated id %s\n", id);

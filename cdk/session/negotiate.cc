@@ -60,12 +60,12 @@ status check_connectable(const connect_options& opts) {
   if (opts.auth == auth_method::external) return external_auth_refused();
   if (opts.compression == compression_mode::required && opts.unknown_compression_algorithms) {
     const std::string& names = *opts.unknown_compression_algorithms;
-    return error::client(client_errc::compression,
-                         "compression is REQUIRED but compression-algorithms names no algorithm "
-                         "this connector knows (zstd_stream, lz4_message, deflate_stream or the "
-                         "aliases zstd, lz4, deflate)" +
-                             (names.empty() ? std::string(": the list is empty")
-                                            : ": it names only " + names));
+    return error::client(
+        client_errc::compression,
+        "compression is REQUIRED but compression-algorithms names no algorithm "
+        "this connector knows (zstd_stream, lz4_message, deflate_stream or the "
+        "aliases zstd, lz4, deflate)" +
+            (names.empty() ? std::string(": the list is empty") : ": it names only " + names));
   }
   return ok();
 }

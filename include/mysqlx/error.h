@@ -122,14 +122,14 @@ using std::out_of_range;
 /// Codes of client and connection errors. Server errors carry the server's
 /// own numbers (e.g. 5116: duplicate `_id`; 1062: duplicate key).
 namespace errc {
-inline constexpr std::uint32_t UNKNOWN = 2000;           ///< CR_UNKNOWN_ERROR
-inline constexpr std::uint32_t CONNECTION_ERROR = 2002;  ///< CR_CONNECTION_ERROR (socket)
-inline constexpr std::uint32_t CONN_HOST_ERROR = 2003;   ///< CR_CONN_HOST_ERROR
-inline constexpr std::uint32_t UNKNOWN_HOST = 2005;      ///< CR_UNKNOWN_HOST
-inline constexpr std::uint32_t SERVER_GONE = 2006;       ///< CR_SERVER_GONE_ERROR
-inline constexpr std::uint32_t LOST_CONNECTION = 2013;   ///< CR_SERVER_LOST
-inline constexpr std::uint32_t SSL_CONNECTION = 2026;    ///< CR_SSL_CONNECTION_ERROR
-inline constexpr std::uint32_t MALFORMED_PACKET = 2027;  ///< CR_MALFORMED_PACKET
+inline constexpr std::uint32_t UNKNOWN = 2000;          ///< CR_UNKNOWN_ERROR
+inline constexpr std::uint32_t CONNECTION_ERROR = 2002; ///< CR_CONNECTION_ERROR (socket)
+inline constexpr std::uint32_t CONN_HOST_ERROR = 2003;  ///< CR_CONN_HOST_ERROR
+inline constexpr std::uint32_t UNKNOWN_HOST = 2005;     ///< CR_UNKNOWN_HOST
+inline constexpr std::uint32_t SERVER_GONE = 2006;      ///< CR_SERVER_GONE_ERROR
+inline constexpr std::uint32_t LOST_CONNECTION = 2013;  ///< CR_SERVER_LOST
+inline constexpr std::uint32_t SSL_CONNECTION = 2026;   ///< CR_SSL_CONNECTION_ERROR
+inline constexpr std::uint32_t MALFORMED_PACKET = 2027; ///< CR_MALFORMED_PACKET
 /// CR_AUTH_PLUGIN_CANNOT_LOAD; also auth=EXTERNAL, which the X Plugin lacks
 inline constexpr std::uint32_t AUTH_PLUGIN = 2059;
 inline constexpr std::uint32_t BAD_OPTION = 4001;        ///< a bad URI or option value

@@ -80,8 +80,9 @@ TEST(AuthExternal, FailsAtConnectNamingTheCause) {
   SessionSettings set(uri);
   set.set(SessionOption::AUTH, AuthMethod::EXTERNAL);
   EXPECT_EQ(set.find(SessionOption::AUTH).get<int>(), static_cast<int>(AuthMethod::EXTERNAL));
-  for (const auto& open : {std::function<Session()>([&] { return Session(set); }),
-                           std::function<Session()>([&] { return Session(uri + "?auth=EXTERNAL"); })}) {
+  for (const auto& open :
+       {std::function<Session()>([&] { return Session(set); }),
+        std::function<Session()>([&] { return Session(uri + "?auth=EXTERNAL"); })}) {
     try {
       Session s = open();
       ADD_FAILURE() << "connected with auth=EXTERNAL";

@@ -35,8 +35,8 @@ void xt_unconnectable_options(const xt_config* cfg, xt_result* out) {
 
   CHECK(opt != NULL);
   CHECK_H(mysqlx_session_option_set(opt, OPT_HOST(cfg->host), OPT_PORT(cfg->port),
-                                    OPT_USER(cfg->user), OPT_PWD(cfg->password), PARAM_END) ==
-              RESULT_OK,
+                                    OPT_USER(cfg->user), OPT_PWD(cfg->password),
+                                    PARAM_END) == RESULT_OK,
           opt);
   /* EXTERNAL: taken and read back; the session names why it cannot be. */
   CHECK_H(mysqlx_session_option_set(opt, OPT_SSL_MODE(SSL_MODE_REQUIRED),

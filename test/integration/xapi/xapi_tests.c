@@ -532,7 +532,7 @@ void xt_close_frees_everything(const xt_config* cfg, xt_result* out) {
       CHECK(find != NULL && sql != NULL);
       CHECK_H(mysqlx_set_find_criteria(find, "n > 0") == RESULT_OK, find);
       CHECK_H(mysqlx_execute(find) != NULL, find);
-      CHECK_H(mysqlx_execute(find) != NULL, find); /* replaces the first result */
+      CHECK_H(mysqlx_execute(find) != NULL, find);    /* replaces the first result */
       CHECK(mysqlx_collection_modify_new(c) != NULL); /* never run */
       CHECK(mysqlx_get_collections(mysqlx_get_schema(s, cfg->schema, 0), NULL) != NULL);
     }
