@@ -6,7 +6,8 @@
 #                    --prefix P --work DIR --source FILE [--sysroot R]
 #                    [--lang c] [-- program arguments]
 #
-# --lang c  the program is C: a C-only CMake project (consumer_c/), or gcc
+# --lang c  the program is C: a C-only CMake project (consumer/ with
+#           CONSUMER_LANGUAGE=C), or gcc
 #           -std=c99 -Wall -Werror -pedantic with mysqlx.pc's flags
 # --prefix  where mysqlx is installed (P/include, P/lib/<triplet>, ...)
 # --sysroot the prefix is R/usr from `dpkg -x` of the .debs: pkg-config
@@ -43,9 +44,9 @@ mkdir -p "$work"
 exe="$work/consumer"
 case "$via" in
   cmake)
-    project=$here/consumer
-    if [ "$lang" = c ]; then project=$here/consumer_c; fi
-    cmake -S "$project" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    language=CXX
+    if [ "$lang" = c ]; then language=C; fi
+    cmake -S "$here/consumer" -B "$work/build" -DCONSUMER_LANGUAGE=$language -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_SOURCE="$source" -DMYSQLX_LINK="$link" \
       -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF \
       -DCMAKE_EXPORT_COMPILE_COMMANDS=ON

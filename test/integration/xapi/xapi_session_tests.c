@@ -27,17 +27,13 @@ static void refused(mysqlx_session_options_t* opt, unsigned num, const char* cau
 }
 
 void xt_unconnectable_options(const xt_config* cfg, xt_result* out) {
-  mysqlx_session_options_t* opt = mysqlx_session_options_new();
+  mysqlx_session_options_t* opt = xt_options(cfg, out);
   mysqlx_error_t* err = NULL;
   mysqlx_session_t* s;
   char url[600];
   unsigned int num = 0;
 
-  CHECK(opt != NULL);
-  CHECK_H(mysqlx_session_option_set(opt, OPT_HOST(cfg->host), OPT_PORT(cfg->port),
-                                    OPT_USER(cfg->user), OPT_PWD(cfg->password),
-                                    PARAM_END) == RESULT_OK,
-          opt);
+  if (opt == NULL) return;
   /* EXTERNAL: taken and read back; the session names why it cannot be. */
   CHECK_H(mysqlx_session_option_set(opt, OPT_SSL_MODE(SSL_MODE_REQUIRED),
                                     OPT_AUTH(MYSQLX_AUTH_EXTERNAL), PARAM_END) == RESULT_OK,
