@@ -38,7 +38,9 @@
  * handle for its error message, until the next call on that handle).
  *
  * Threads: a session, and everything that came from it, is for one thread
- * at a time. Different sessions may be used by different threads.
+ * at a time (it may be handed from one thread to another). Different
+ * sessions may be used by different threads, and one client may give
+ * sessions to several threads at once (mysqlx_get_session_from_client()).
  */
 #ifndef MYSQLX_XAPI_H
 #define MYSQLX_XAPI_H
