@@ -30,4 +30,13 @@ if [ $rc -ne 0 ] || [ -s "$log" ]; then
   exit 1
 fi
 [ -f "$OUT/html/index.html" ] || { echo "docs.sh: no $OUT/html/index.html" >&2; exit 1; }
+# Doxygen documents (and checks) the functions of a C header only when the
+# header has a @file comment: without it, an undocumented function of
+# <mysqlx/xapi.h> would pass unseen. So its page must exist and list every
+# function the header declares.
+page="$OUT/html/xapi_8h.html"
+[ -f "$page" ] || { echo "docs.sh: no page for xapi.h (has it lost its @file comment?)" >&2; exit 1; }
+for f in $(sed -n 's/^MYSQLX_C_API[^(]*[ *]\(mysqlx_[a-z0-9_]*\)(.*/\1/p' "$ROOT/include/mysqlx/xapi.h"); do
+  grep -q ">$f<" "$page" || { echo "docs.sh: xapi.h's page lacks $f" >&2; exit 1; }
+done
 echo "API reference: $OUT/html/index.html"

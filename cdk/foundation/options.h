@@ -28,7 +28,9 @@ struct tls_options {
   bool mode_given = false;
 };
 
-enum class auth_method : std::uint8_t { auto_select, plain, mysql41, sha256_memory };
+// external is Connector/C++ 8's EXTERNAL: accepted as an option, as there, and
+// refused when a session is opened (check_connectable(), cdk/session).
+enum class auth_method : std::uint8_t { auto_select, plain, mysql41, sha256_memory, external };
 enum class compression_mode : std::uint8_t { disabled, preferred, required };
 // Who makes document ids for add(): see README "Document ids".
 enum class docid_mode : std::uint8_t { auto_select, server, client };
@@ -66,6 +68,11 @@ struct connect_options {
   std::vector<std::pair<std::string, std::string>> connection_attributes; // user's own
   compression_mode compression = compression_mode::preferred;
   std::vector<std::string> compression_algorithms; // empty: every one we support
+  // A compression-algorithms list was given and named no algorithm we know:
+  // the names it held (quoted, comma-separated; empty for an empty list).
+  // With compression REQUIRED the session is refused when it is opened
+  // (check_connectable()); otherwise compression is off.
+  std::optional<std::string> unknown_compression_algorithms;
   docid_mode docids = docid_mode::auto_select;
   // max-message-size: the largest message the server accepts (its
   // mysqlx_max_allowed_packet); add() splits Inserts above it. Without the

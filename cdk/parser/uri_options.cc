@@ -47,11 +47,13 @@ constexpr named<ssl_mode> k_ssl_modes[] = {{"disabled", ssl_mode::disabled},
                                            {"required", ssl_mode::required},
                                            {"verify_ca", ssl_mode::verify_ca},
                                            {"verify_identity", ssl_mode::verify_identity}};
-// Connector/C++ also knows EXTERNAL, "currently not supported by X Plugin"
-// (common_constants.h); we reject it with its own message.
+// EXTERNAL is taken as Connector/C++ 8 takes it ("currently not supported by
+// X Plugin", common_constants.h): the option is set, the session fails when
+// it is opened (cdk::session::check_connectable()).
 constexpr named<auth_method> k_auths[] = {{"plain", auth_method::plain},
                                           {"mysql41", auth_method::mysql41},
-                                          {"sha256_memory", auth_method::sha256_memory}};
+                                          {"sha256_memory", auth_method::sha256_memory},
+                                          {"external", auth_method::external}};
 constexpr named<compression_mode> k_compressions[] = {{"disabled", compression_mode::disabled},
                                                       {"preferred", compression_mode::preferred},
                                                       {"required", compression_mode::required}};
@@ -259,10 +261,7 @@ status connect_options_builder::apply(id_t id, const uri_option& opt) {
     return ok();
   }
   case id_t::auth:
-    if (iequals(v, "external")) {
-      return option_error(opt_name(id) + ": EXTERNAL authentication is not supported");
-    }
-    if (!lookup(v, k_auths, m_opts.auth)) return bad("PLAIN, MYSQL41 or SHA256_MEMORY");
+    if (!lookup(v, k_auths, m_opts.auth)) return bad("PLAIN, MYSQL41, SHA256_MEMORY or EXTERNAL");
     return ok();
   case id_t::connect_timeout:
     // Node.js: "a positive integer (including 0)"; Connector/C++ rejects
@@ -397,8 +396,9 @@ status connect_options_builder::set_list(id_t /*compression_algorithms*/,
   // As Connector/C++ 8 reads the list: names it does not know are dropped,
   // and so are repeats (the first place counts), so that a list written for
   // a newer connector or server still connects; a list left empty is as an
-  // empty one (below), which compression=required refuses naming what was
-  // dropped (finish()).
+  // empty one (below): compression off, or with compression=required a
+  // session that fails when it is opened, naming what was dropped
+  // (finish(), cdk::session::check_connectable()).
   std::vector<std::string> out;
   out.reserve(values.size());
   m_unknown_algorithms.clear();
@@ -427,15 +427,14 @@ status connect_options_builder::finish() {
   // required; a program relying on an unused CA gives ssl-mode=required.)
   if (!seen(id_t::ssl_mode) && (seen(id_t::ssl_ca) || seen(id_t::ssl_capath)))
     m_opts.tls.mode = ssl_mode::verify_ca;
+  m_opts.unknown_compression_algorithms.reset();
   if (m_empty_algorithms) {
-    if (seen(id_t::compression) && m_opts.compression == compression_mode::required) {
-      return option_error(
-          "compression=required contradicts a compression-algorithms list with no algorithm this "
-          "connector knows (zstd_stream, lz4_message, deflate_stream or the aliases zstd, lz4, "
-          "deflate)" +
-          (m_unknown_algorithms.empty() ? std::string() : ": " + m_unknown_algorithms));
-    }
-    m_opts.compression = compression_mode::disabled;
+    // As Connector/C++ 8: REQUIRED stays, and the session fails when it is
+    // opened; the names are kept for that error.
+    if (m_opts.compression == compression_mode::required)
+      m_opts.unknown_compression_algorithms = m_unknown_algorithms;
+    else
+      m_opts.compression = compression_mode::disabled;
   }
   return ok();
 }

@@ -5,6 +5,7 @@
 #include "cdk/session/lost_connection.h"
 #include "cdk/session/member_probe.h"
 #include "cdk/session/message_limit.h"
+#include "cdk/session/negotiate.h"
 #include "cdk/session/scramble.h"
 
 #include <algorithm>
@@ -95,6 +96,8 @@ std::string describe(const host_address& h) {
 } // namespace
 
 result<std::unique_ptr<connection>> connection::open(const connect_options& opts) {
+  // Before any DNS lookup or socket: these settings can never connect.
+  if (auto st = check_connectable(opts); !st) return std::move(st).err();
   if (opts.dns_srv) {
     // mysqlx+srv://: the SRV records become the host list, in RFC 2782 order
     // and without priorities, so the loop below keeps that order.

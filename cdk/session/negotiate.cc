@@ -47,7 +47,28 @@ std::vector<std::string> our_algorithms(const std::vector<std::string>& wanted,
   return ours;
 }
 
+error external_auth_refused() {
+  return error::client(client_errc::auth_plugin,
+                       "EXTERNAL authentication is not supported by the X Protocol: MySQL's X "
+                       "Plugin offers PLAIN, MYSQL41 and SHA256_MEMORY (give one of them, or leave "
+                       "auth out)");
+}
+
 } // namespace
+
+status check_connectable(const connect_options& opts) {
+  if (opts.auth == auth_method::external) return external_auth_refused();
+  if (opts.compression == compression_mode::required && opts.unknown_compression_algorithms) {
+    const std::string& names = *opts.unknown_compression_algorithms;
+    return error::client(
+        client_errc::compression,
+        "compression is REQUIRED but compression-algorithms names no algorithm "
+        "this connector knows (zstd_stream, lz4_message, deflate_stream or the "
+        "aliases zstd, lz4, deflate)" +
+            (names.empty() ? std::string(": the list is empty") : ": it names only " + names));
+  }
+  return ok();
+}
 
 result<bool> decide_tls(const tls_options& tls, bool local_transport,
                         const std::vector<protocol::value_field>& server_caps) {
@@ -105,6 +126,8 @@ result<std::vector<std::string>> auth_plan(auth_method method, bool secure_trans
   case auth_method::auto_select:
     if (secure_transport) return std::vector<std::string>{"PLAIN"};
     return std::vector<std::string>{"MYSQL41", "SHA256_MEMORY"};
+  case auth_method::external:
+    return external_auth_refused();
   }
   return error::client(client_errc::bad_option, "unknown authentication method");
 }

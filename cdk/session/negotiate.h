@@ -37,9 +37,17 @@ result<std::string> decide_compression(compression_mode mode,
 std::string speculative_compression(compression_mode mode, const std::vector<std::string>& wanted,
                                     const std::vector<std::string>& supported);
 
+// Settings that are accepted when set, as Connector/C++ 8 accepts them, but
+// can never give a session: auth EXTERNAL (the X Plugin has no such
+// mechanism) and compression REQUIRED with a compression-algorithms list
+// that named no algorithm we know. Checked before any socket is opened; the
+// error names the cause (client_errc::auth_plugin, client_errc::compression).
+status check_connectable(const connect_options& opts);
+
 // Which mechanisms to try, in order. PLAIN needs TLS or a Unix socket and is
 // refused here, before any password leaves the client. AUTO is PLAIN on a
 // secure transport, else MYSQL41 then SHA256_MEMORY (as Connector/C++ does).
+// EXTERNAL is check_connectable()'s error.
 result<std::vector<std::string>> auth_plan(auth_method method, bool secure_transport);
 
 // The connector's own attributes: _client_name, _client_version, _os,

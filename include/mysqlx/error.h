@@ -122,22 +122,24 @@ using std::out_of_range;
 /// Codes of client and connection errors. Server errors carry the server's
 /// own numbers (e.g. 5116: duplicate `_id`; 1062: duplicate key).
 namespace errc {
-inline constexpr std::uint32_t UNKNOWN = 2000;           ///< CR_UNKNOWN_ERROR
-inline constexpr std::uint32_t CONNECTION_ERROR = 2002;  ///< CR_CONNECTION_ERROR (socket)
-inline constexpr std::uint32_t CONN_HOST_ERROR = 2003;   ///< CR_CONN_HOST_ERROR
-inline constexpr std::uint32_t UNKNOWN_HOST = 2005;      ///< CR_UNKNOWN_HOST
-inline constexpr std::uint32_t SERVER_GONE = 2006;       ///< CR_SERVER_GONE_ERROR
-inline constexpr std::uint32_t LOST_CONNECTION = 2013;   ///< CR_SERVER_LOST
-inline constexpr std::uint32_t SSL_CONNECTION = 2026;    ///< CR_SSL_CONNECTION_ERROR
-inline constexpr std::uint32_t MALFORMED_PACKET = 2027;  ///< CR_MALFORMED_PACKET
-inline constexpr std::uint32_t AUTH_PLUGIN = 2059;       ///< CR_AUTH_PLUGIN_CANNOT_LOAD
+inline constexpr std::uint32_t UNKNOWN = 2000;          ///< CR_UNKNOWN_ERROR
+inline constexpr std::uint32_t CONNECTION_ERROR = 2002; ///< CR_CONNECTION_ERROR (socket)
+inline constexpr std::uint32_t CONN_HOST_ERROR = 2003;  ///< CR_CONN_HOST_ERROR
+inline constexpr std::uint32_t UNKNOWN_HOST = 2005;     ///< CR_UNKNOWN_HOST
+inline constexpr std::uint32_t SERVER_GONE = 2006;      ///< CR_SERVER_GONE_ERROR
+inline constexpr std::uint32_t LOST_CONNECTION = 2013;  ///< CR_SERVER_LOST
+inline constexpr std::uint32_t SSL_CONNECTION = 2026;   ///< CR_SSL_CONNECTION_ERROR
+inline constexpr std::uint32_t MALFORMED_PACKET = 2027; ///< CR_MALFORMED_PACKET
+/// CR_AUTH_PLUGIN_CANNOT_LOAD; also auth=EXTERNAL, which the X Plugin lacks
+inline constexpr std::uint32_t AUTH_PLUGIN = 2059;
 inline constexpr std::uint32_t BAD_OPTION = 4001;        ///< a bad URI or option value
 inline constexpr std::uint32_t BAD_DOCUMENT = 4002;      ///< not a JSON object, invalid JSON
 inline constexpr std::uint32_t DOCID_UNSUPPORTED = 4003; ///< docid-mode=server, server can't
 inline constexpr std::uint32_t USAGE = 4004;             ///< API misuse, Value conversions
 inline constexpr std::uint32_t PARSE = 4005;             ///< expression or URI syntax
 /// compression=required on a server that offers none of the algorithms
-/// allowed (MySQL 5.7), or a compressed payload that does not decode
+/// allowed (MySQL 5.7) or with a compression-algorithms list that names none
+/// this connector knows, or a compressed payload that does not decode
 inline constexpr std::uint32_t COMPRESSION = 4006;
 inline constexpr std::uint32_t TIMEOUT = 4007; ///< connect or read timeout
 /// the server stopped answering at the TCP level (a cut network, a dead

@@ -140,7 +140,8 @@ private:
 /// REQUIRED: TLS without certificate checks; VERIFY_CA: the server's certificate
 /// must chain to a trusted CA; VERIFY_IDENTITY: and name the host connected to.
 enum class SSLMode { DISABLED = 1, REQUIRED, VERIFY_CA, VERIFY_IDENTITY };
-/// EXTERNAL is accepted by the type for compatibility and refused as a value.
+/// EXTERNAL is taken when set, as Connector/C++ 8 takes it, and opening a
+/// session with it fails (errc::AUTH_PLUGIN): the X Plugin has no EXTERNAL.
 enum class AuthMethod { PLAIN = 1, MYSQL41, EXTERNAL, SHA256_MEMORY };
 /// PREFERRED compresses when client and server share an algorithm; REQUIRED
 /// fails session creation when they do not.

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file xapi.h
  * The X DevAPI for C: a plain C99 interface to MySQL's X Protocol, source
  * compatible with MySQL Connector/C++ 8's <mysqlx/xapi.h> for the functions
  * it declares. It is also valid C++17, and <mysqlx/xdevapi.h> does not
@@ -37,7 +38,9 @@
  * handle for its error message, until the next call on that handle).
  *
  * Threads: a session, and everything that came from it, is for one thread
- * at a time. Different sessions may be used by different threads.
+ * at a time (it may be handed from one thread to another). Different
+ * sessions may be used by different threads, and one client may give
+ * sessions to several threads at once (mysqlx_get_session_from_client()).
  */
 #ifndef MYSQLX_XAPI_H
 #define MYSQLX_XAPI_H
@@ -50,8 +53,10 @@
 /* Marks the functions libmysqlx exports; everything else in the library is
    hidden (see devapi/libmysqlx.map). */
 #if defined(__GNUC__) || defined(__clang__)
+/** Marks the functions libmysqlx exports. */
 #define MYSQLX_C_API __attribute__((visibility("default")))
 #else
+/** Marks the functions libmysqlx exports (no attribute for this compiler). */
 #define MYSQLX_C_API
 #endif
 
@@ -111,17 +116,26 @@ typedef enum mysqlx_sort_direction_enum {
   SORT_ORDER_ASC = 1, /**< ascending */
   SORT_ORDER_DESC = 2 /**< descending */
 } mysqlx_sort_direction_t;
+/** An expression sorted in ascending order, for mysqlx_set_order_by(). */
 #define PARAM_SORT_ASC(A) A, SORT_ORDER_ASC
+/** An expression sorted in descending order, for mysqlx_set_order_by(). */
 #define PARAM_SORT_DESC(A) A, SORT_ORDER_DESC
 
 /** @name Typed values for the `...` lists of mysqlx_sql_param() and mysqlx_stmt_bind() */
 /**@{*/
+/** A signed integer (int64_t). */
 #define PARAM_SINT(A) (void*)MYSQLX_TYPE_SINT, (int64_t)A
+/** An unsigned integer (uint64_t). */
 #define PARAM_UINT(A) (void*)MYSQLX_TYPE_UINT, (uint64_t)A
+/** A float (passed as a double). */
 #define PARAM_FLOAT(A) (void*)MYSQLX_TYPE_FLOAT, (double)A
+/** A double. */
 #define PARAM_DOUBLE(A) (void*)MYSQLX_TYPE_DOUBLE, (double)A
+/** SIZE bytes at DATA, as a binary string. */
 #define PARAM_BYTES(DATA, SIZE) (void*)MYSQLX_TYPE_BYTES, (void*)DATA, (size_t)SIZE
+/** A NUL-terminated UTF-8 string. */
 #define PARAM_STRING(A) (void*)MYSQLX_TYPE_STRING, A
+/** NULL. */
 #define PARAM_NULL() (void*)MYSQLX_TYPE_NULL
 /** An expression, for the values of a modify only (e.g. "n + 1"). */
 #define PARAM_EXPR(A) (void*)MYSQLX_TYPE_EXPR, A
@@ -129,20 +143,35 @@ typedef enum mysqlx_sort_direction_enum {
 
 /** @name Error numbers and messages of the C layer's own checks */
 /**@{*/
+/** The error number of a column or row index out of range. */
 #define MYSQLX_ERROR_INDEX_OUT_OF_RANGE 1
+/** A column or row index out of range. */
 #define MYSQLX_ERROR_INDEX_OUT_OF_RANGE_MSG "Index is out of range"
+/** A schema name that is NULL or empty. */
 #define MYSQLX_ERROR_MISSING_SCHEMA_NAME_MSG "Missing schema name"
+/** A collection name that is NULL or empty. */
 #define MYSQLX_ERROR_MISSING_COLLECTION_NAME_MSG "Missing collection name"
+/** A NULL handle where one is needed. */
 #define MYSQLX_ERROR_HANDLE_NULL_MSG "Handle cannot be NULL"
+/** A NULL output buffer. */
 #define MYSQLX_ERROR_OUTPUT_BUFFER_NULL "The output buffer cannot be NULL"
+/** An output buffer of length 0. */
 #define MYSQLX_ERROR_OUTPUT_BUFFER_ZERO "The output buffer cannot have zero length"
+/** A JSON document that is NULL or empty. */
 #define MYSQLX_ERROR_EMPTY_JSON "Empty JSON document string"
+/** A NULL pointer for a value to be returned. */
 #define MYSQLX_ERROR_OUTPUT_VARIABLE_NULL "The output variable cannot be NULL"
+/** A table name that is NULL or empty. */
 #define MYSQLX_ERROR_MISSING_TABLE_NAME_MSG "Missing table name"
+/** NULL collection options. */
 #define MYSQLX_ERROR_MISSING_COLLECTION_OPT_MSG "Missing collection options"
+/** An option or parameter name that is NULL or empty. */
 #define MYSQLX_ERROR_MISSING_KEY_NAME_MSG "Missing key name"
+/** A setter or option the statement or function does not take. */
 #define MYSQLX_ERROR_OP_NOT_SUPPORTED "The operation is not supported by the function"
+/** Row locks asked of a statement other than a select or find. */
 #define MYSQLX_ERROR_ROW_LOCKING "Row locking is supported only for SELECT and FIND"
+/** A row lock or contention value out of range. */
 #define MYSQLX_ERROR_WRONG_LOCKING_MODE "Wrong value for the row locking mode"
 /**@}*/
 
@@ -176,56 +205,83 @@ typedef enum mysqlx_client_opt_type_enum {
       -4 /**< uint64_t: ms an idle session is kept (0: forever) */
 } mysqlx_client_opt_type_t;
 
+/** MYSQLX_CLIENT_OPT_POOLING: pooling on (1) or off (0). */
 #define OPT_POOLING(A) MYSQLX_CLIENT_OPT_POOLING, (int)(bool)(A)
+/** MYSQLX_CLIENT_OPT_POOL_MAX_SIZE: the most sessions the pool holds. */
 #define OPT_POOL_MAX_SIZE(A) MYSQLX_CLIENT_OPT_POOL_MAX_SIZE, (uint64_t)(A)
+/** MYSQLX_CLIENT_OPT_POOL_QUEUE_TIMEOUT: ms to wait for a free session. */
 #define OPT_POOL_QUEUE_TIMEOUT(A) MYSQLX_CLIENT_OPT_POOL_QUEUE_TIMEOUT, (uint64_t)(A)
+/** MYSQLX_CLIENT_OPT_POOL_MAX_IDLE_TIME: ms an idle session is kept. */
 #define OPT_POOL_MAX_IDLE_TIME(A) MYSQLX_CLIENT_OPT_POOL_MAX_IDLE_TIME, (uint64_t)(A)
 
 /** Session options: strings are `const char*`, the others `unsigned int`. */
 typedef enum mysqlx_opt_type_enum {
-  MYSQLX_OPT_URI = 1,                     /**< a connection string: sets what it names */
-  MYSQLX_OPT_HOST = 2,                    /**< host; starts a fail-over entry */
-  MYSQLX_OPT_PORT = 3,                    /**< port of the last host */
-  MYSQLX_OPT_PRIORITY = 4,                /**< 0..100, of the last host */
-  MYSQLX_OPT_USER = 5,                    /**< user name */
-  MYSQLX_OPT_PWD = 6,                     /**< password */
-  MYSQLX_OPT_DB = 7,                      /**< default schema */
-  MYSQLX_OPT_SSL_MODE = 8,                /**< a mysqlx_ssl_mode_t */
-  MYSQLX_OPT_SSL_CA = 9,                  /**< CA file (implies SSL_MODE_VERIFY_CA) */
-  MYSQLX_OPT_AUTH = 10,                   /**< a mysqlx_auth_method_t */
-  MYSQLX_OPT_SOCKET = 11,                 /**< Unix socket path; starts a fail-over entry */
-  MYSQLX_OPT_CONNECT_TIMEOUT = 12,        /**< milliseconds, 0: wait forever */
-  MYSQLX_OPT_CONNECTION_ATTRIBUTES = 13,  /**< JSON object of string values, "true" or "false" */
-  MYSQLX_OPT_TLS_VERSIONS = 14,           /**< "TLSv1.2,TLSv1.3" */
-  MYSQLX_OPT_TLS_CIPHERSUITES = 15,       /**< comma-separated cipher suite names */
-  MYSQLX_OPT_DNS_SRV = 16,                /**< bool: HOST is a DNS SRV name */
-  MYSQLX_OPT_COMPRESSION = 17,            /**< a mysqlx_compression_mode_t */
-  MYSQLX_OPT_COMPRESSION_ALGORITHMS = 18, /**< "zstd_stream,lz4_message,deflate_stream" */
-  MYSQLX_OPT_SSL_CAPATH = 19,             /**< directory of CA certificates */
-  MYSQLX_OPT_SSL_CRL = 20,                /**< certificate revocation list file */
-  MYSQLX_OPT_SSL_CRLPATH = 21,            /**< directory of revocation lists */
+  MYSQLX_OPT_URI = 1,                    /**< a connection string: sets what it names */
+  MYSQLX_OPT_HOST = 2,                   /**< host; starts a fail-over entry */
+  MYSQLX_OPT_PORT = 3,                   /**< port of the last host */
+  MYSQLX_OPT_PRIORITY = 4,               /**< 0..100, of the last host */
+  MYSQLX_OPT_USER = 5,                   /**< user name */
+  MYSQLX_OPT_PWD = 6,                    /**< password */
+  MYSQLX_OPT_DB = 7,                     /**< default schema */
+  MYSQLX_OPT_SSL_MODE = 8,               /**< a mysqlx_ssl_mode_t */
+  MYSQLX_OPT_SSL_CA = 9,                 /**< CA file (implies SSL_MODE_VERIFY_CA) */
+  MYSQLX_OPT_AUTH = 10,                  /**< a mysqlx_auth_method_t */
+  MYSQLX_OPT_SOCKET = 11,                /**< Unix socket path; starts a fail-over entry */
+  MYSQLX_OPT_CONNECT_TIMEOUT = 12,       /**< milliseconds, 0: wait forever */
+  MYSQLX_OPT_CONNECTION_ATTRIBUTES = 13, /**< JSON object of string values, "true" or "false" */
+  MYSQLX_OPT_TLS_VERSIONS = 14,          /**< "TLSv1.2,TLSv1.3" */
+  MYSQLX_OPT_TLS_CIPHERSUITES = 15,      /**< comma-separated cipher suite names */
+  MYSQLX_OPT_DNS_SRV = 16,               /**< bool: HOST is a DNS SRV name */
+  MYSQLX_OPT_COMPRESSION = 17,           /**< a mysqlx_compression_mode_t */
+  /** "zstd_stream,lz4_message,deflate_stream"; names not known are dropped,
+      and with MYSQLX_COMPRESSION_REQUIRED a list left empty makes the
+      session fail to open */
+  MYSQLX_OPT_COMPRESSION_ALGORITHMS = 18,
+  MYSQLX_OPT_SSL_CAPATH = 19,  /**< directory of CA certificates */
+  MYSQLX_OPT_SSL_CRL = 20,     /**< certificate revocation list file */
+  MYSQLX_OPT_SSL_CRLPATH = 21, /**< directory of revocation lists */
   MYSQLX_OPT_LAST
 } mysqlx_opt_type_t;
 
+/** MYSQLX_OPT_HOST: a host name or address. */
 #define OPT_HOST(A) MYSQLX_OPT_HOST, (A)
+/** MYSQLX_OPT_PORT: the port of the host before it. */
 #define OPT_PORT(A) MYSQLX_OPT_PORT, (unsigned int)(A)
+/** MYSQLX_OPT_SOCKET: a Unix socket path. */
 #define OPT_SOCKET(A) MYSQLX_OPT_SOCKET, (A)
+/** MYSQLX_OPT_DNS_SRV: the host is a DNS SRV name. */
 #define OPT_DNS_SRV(A) MYSQLX_OPT_DNS_SRV, (A)
+/** MYSQLX_OPT_USER: the user name. */
 #define OPT_USER(A) MYSQLX_OPT_USER, (A)
+/** MYSQLX_OPT_PWD: the password (NULL unsets it). */
 #define OPT_PWD(A) MYSQLX_OPT_PWD, (A)
+/** MYSQLX_OPT_DB: the default schema. */
 #define OPT_DB(A) MYSQLX_OPT_DB, (A)
+/** MYSQLX_OPT_SSL_MODE: a mysqlx_ssl_mode_t. */
 #define OPT_SSL_MODE(A) MYSQLX_OPT_SSL_MODE, (A)
+/** MYSQLX_OPT_SSL_CA: a CA file. */
 #define OPT_SSL_CA(A) MYSQLX_OPT_SSL_CA, (A)
+/** MYSQLX_OPT_SSL_CAPATH: a directory of CA certificates. */
 #define OPT_SSL_CAPATH(A) MYSQLX_OPT_SSL_CAPATH, (A)
+/** MYSQLX_OPT_SSL_CRL: a certificate revocation list file. */
 #define OPT_SSL_CRL(A) MYSQLX_OPT_SSL_CRL, (A)
+/** MYSQLX_OPT_SSL_CRLPATH: a directory of revocation lists. */
 #define OPT_SSL_CRLPATH(A) MYSQLX_OPT_SSL_CRLPATH, (A)
+/** MYSQLX_OPT_PRIORITY: 0..100, of the host before it. */
 #define OPT_PRIORITY(A) MYSQLX_OPT_PRIORITY, (unsigned int)(A)
+/** MYSQLX_OPT_AUTH: a mysqlx_auth_method_t. */
 #define OPT_AUTH(A) MYSQLX_OPT_AUTH, (unsigned int)(A)
+/** MYSQLX_OPT_CONNECT_TIMEOUT: milliseconds, 0: wait forever. */
 #define OPT_CONNECT_TIMEOUT(A) MYSQLX_OPT_CONNECT_TIMEOUT, (unsigned int)(A)
+/** MYSQLX_OPT_CONNECTION_ATTRIBUTES: a JSON object, "true" or "false". */
 #define OPT_CONNECTION_ATTRIBUTES(A) MYSQLX_OPT_CONNECTION_ATTRIBUTES, (A)
+/** MYSQLX_OPT_TLS_VERSIONS: "TLSv1.2,TLSv1.3" or one of them. */
 #define OPT_TLS_VERSIONS(A) MYSQLX_OPT_TLS_VERSIONS, (A)
+/** MYSQLX_OPT_TLS_CIPHERSUITES: comma-separated cipher suite names. */
 #define OPT_TLS_CIPHERSUITES(A) MYSQLX_OPT_TLS_CIPHERSUITES, (A)
+/** MYSQLX_OPT_COMPRESSION: a mysqlx_compression_mode_t. */
 #define OPT_COMPRESSION(A) MYSQLX_OPT_COMPRESSION, (unsigned int)(A)
+/** MYSQLX_OPT_COMPRESSION_ALGORITHMS: comma-separated names. */
 #define OPT_COMPRESSION_ALGORITHMS(A) MYSQLX_OPT_COMPRESSION_ALGORITHMS, (const char*)(A)
 
 /** Values of MYSQLX_OPT_SSL_MODE. */
@@ -240,7 +296,8 @@ typedef enum mysqlx_ssl_mode_enum {
 typedef enum mysqlx_auth_method_enum {
   MYSQLX_AUTH_PLAIN = 1,
   MYSQLX_AUTH_MYSQL41 = 2,
-  MYSQLX_AUTH_EXTERNAL = 3, /**< refused: the X Plugin has none */
+  /** taken when set; a session with it fails to open (the X Plugin has none) */
+  MYSQLX_AUTH_EXTERNAL = 3,
   MYSQLX_AUTH_SHA256_MEMORY = 4
 } mysqlx_auth_method_t;
 
@@ -272,12 +329,18 @@ typedef enum mysqlx_collection_validation_level_enum {
   MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_LAST
 } mysqlx_collection_validation_level_t;
 
+/** MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_OFF. */
 #define VALIDATION_OFF MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_OFF
+/** MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_STRICT. */
 #define VALIDATION_STRICT MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL_STRICT
 
+/** MYSQLX_OPT_COLLECTION_REUSE: 1 to take an existing collection. */
 #define OPT_COLLECTION_REUSE(X) MYSQLX_OPT_COLLECTION_REUSE, (unsigned int)X
+/** MYSQLX_OPT_COLLECTION_VALIDATION: level and schema as one JSON object. */
 #define OPT_COLLECTION_VALIDATION(X) MYSQLX_OPT_COLLECTION_VALIDATION, (const char*)X
+/** MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL: a mysqlx_collection_validation_level_t. */
 #define OPT_COLLECTION_VALIDATION_LEVEL(X) MYSQLX_OPT_COLLECTION_VALIDATION_LEVEL, (unsigned int)X
+/** MYSQLX_OPT_COLLECTION_VALIDATION_SCHEMA: a JSON schema. */
 #define OPT_COLLECTION_VALIDATION_SCHEMA(X) MYSQLX_OPT_COLLECTION_VALIDATION_SCHEMA, (const char*)X
 
 /** Row locks of mysqlx_set_row_locking(). */
@@ -380,7 +443,8 @@ MYSQLX_C_API int mysqlx_savepoint_release(mysqlx_session_t* sess, const char* na
 /** Rolls back to savepoint `name` (required). RESULT_OK or RESULT_ERROR. */
 MYSQLX_C_API int mysqlx_rollback_to(mysqlx_session_t* sess, const char* name);
 
-/** Creates schema `schema` (one that exists is no error). RESULT_OK or RESULT_ERROR (on the session). */
+/** Creates schema `schema` (one that exists is no error). RESULT_OK or RESULT_ERROR (on the
+ * session). */
 MYSQLX_C_API int mysqlx_schema_create(mysqlx_session_t* sess, const char* schema);
 /** Drops schema `schema` if it exists. RESULT_OK or RESULT_ERROR (on the session). */
 MYSQLX_C_API int mysqlx_schema_drop(mysqlx_session_t* sess, const char* schema);
@@ -477,15 +541,18 @@ MYSQLX_C_API mysqlx_result_t* mysqlx_collection_find(mysqlx_collection_t* collec
                                                      const char* criteria);
 
 /**
-  One-shot modifies of the documents matching `criteria` (NULL: all), with
-  the changes as for mysqlx_set_modify_set(), mysqlx_set_modify_unset() and
-  mysqlx_set_modify_patch(). Return the result (see
+  One-shot modify of the documents matching `criteria` (NULL: all): sets
+  fields, as mysqlx_set_modify_set() does. Returns the result (see
   mysqlx_get_affected_count()), or NULL with the error on the collection.
 */
 MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_set(mysqlx_collection_t* collection,
                                                            const char* criteria, ...);
+/** One-shot modify that removes fields, as mysqlx_set_modify_unset() does; otherwise as
+    mysqlx_collection_modify_set(). */
 MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_unset(mysqlx_collection_t* collection,
                                                              const char* criteria, ...);
+/** One-shot modify that applies a JSON merge patch, as mysqlx_set_modify_patch() does; otherwise
+    as mysqlx_collection_modify_set(). */
 MYSQLX_C_API mysqlx_result_t* mysqlx_collection_modify_patch(mysqlx_collection_t* collection,
                                                              const char* criteria,
                                                              const char* patch_spec);
@@ -558,13 +625,20 @@ MYSQLX_C_API int mysqlx_set_add_document(mysqlx_stmt_t* stmt, const char* json_d
 MYSQLX_C_API int mysqlx_stmt_bind(mysqlx_stmt_t* stmt, ...);
 /** @name The setters under the names Connector/C++ 8 also gives them per statement */
 /**@{*/
+/** mysqlx_set_where() of a find. */
 #define mysqlx_set_find_criteria mysqlx_set_where
+/** mysqlx_set_order_by() of a find. */
 #define mysqlx_set_find_order_by mysqlx_set_order_by
+/** mysqlx_set_limit_and_offset() of a find. */
 #define mysqlx_set_find_limit_and_offset(STMT, LIM, OFFS)                                          \
   mysqlx_set_limit_and_offset(STMT, LIM, OFFS)
+/** mysqlx_set_where() of a remove. */
 #define mysqlx_set_remove_criteria mysqlx_set_where
+/** mysqlx_set_order_by() of a remove. */
 #define mysqlx_set_remove_order_by mysqlx_set_order_by
+/** mysqlx_set_limit_and_offset() of a remove (offset 0). */
 #define mysqlx_set_remove_limit_and_offset mysqlx_set_limit_and_offset
+/** mysqlx_set_where() of a modify. */
 #define mysqlx_set_modify_criteria mysqlx_set_where
 /**@}*/
 
@@ -892,21 +966,37 @@ MYSQLX_C_API int mysqlx_set_row_locking(mysqlx_stmt_t* stmt, int locking, int co
 
 /** @name Per-statement names of the setters, as Connector/C++ 8 gives them */
 /**@{*/
+/** mysqlx_set_having() of a find. */
 #define mysqlx_set_find_having mysqlx_set_having
+/** mysqlx_set_group_by() of a find. */
 #define mysqlx_set_find_group_by mysqlx_set_group_by
+/** mysqlx_set_row_locking() of a find. */
 #define mysqlx_set_find_row_locking mysqlx_set_row_locking
+/** mysqlx_set_items() of a select. */
 #define mysqlx_set_select_items mysqlx_set_items
+/** mysqlx_set_where() of a select. */
 #define mysqlx_set_select_where mysqlx_set_where
+/** mysqlx_set_order_by() of a select. */
 #define mysqlx_set_select_order_by mysqlx_set_order_by
+/** mysqlx_set_having() of a select. */
 #define mysqlx_set_select_having mysqlx_set_having
+/** mysqlx_set_group_by() of a select. */
 #define mysqlx_set_select_group_by mysqlx_set_group_by
+/** mysqlx_set_limit_and_offset() of a select. */
 #define mysqlx_set_select_limit_and_offset mysqlx_set_limit_and_offset
+/** mysqlx_set_row_locking() of a select. */
 #define mysqlx_set_select_row_locking mysqlx_set_row_locking
+/** mysqlx_set_where() of a table delete. */
 #define mysqlx_set_delete_where mysqlx_set_where
+/** At most LIM rows deleted (mysqlx_set_limit_and_offset() with offset 0). */
 #define mysqlx_set_delete_limit(STMT, LIM) mysqlx_set_limit_and_offset(STMT, LIM, 0)
+/** mysqlx_set_order_by() of a table delete. */
 #define mysqlx_set_delete_order_by mysqlx_set_order_by
+/** mysqlx_set_where() of a table update. */
 #define mysqlx_set_update_where mysqlx_set_where
+/** At most LIM rows updated (mysqlx_set_limit_and_offset() with offset 0). */
 #define mysqlx_set_update_limit(STMT, LIM) mysqlx_set_limit_and_offset(STMT, LIM, 0)
+/** mysqlx_set_order_by() of a table update. */
 #define mysqlx_set_update_order_by mysqlx_set_order_by
 /**@}*/
 

@@ -4,14 +4,17 @@
 #
 #   consumer_test.sh --via cmake|pkg-config --link shared|static
 #                    --prefix P --work DIR --source FILE [--sysroot R]
-#                    [-- program arguments]
+#                    [--lang c] [-- program arguments]
 #
+# --lang c  the program is C: a C-only CMake project (consumer/ with
+#           CONSUMER_LANGUAGE=C), or gcc
+#           -std=c99 -Wall -Werror -pedantic with mysqlx.pc's flags
 # --prefix  where mysqlx is installed (P/include, P/lib/<triplet>, ...)
 # --sysroot the prefix is R/usr from `dpkg -x` of the .debs: pkg-config
 #           reads R/usr/lib/<triplet>/pkgconfig with PKG_CONFIG_SYSROOT_DIR
 set -euo pipefail
 trap 'echo "${BASH_SOURCE[0]##*/}: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
-via="" link="" prefix="" work="" source="" sysroot=""
+via="" link="" prefix="" work="" source="" sysroot="" lang=cxx
 while [ $# -gt 0 ]; do
   case "$1" in
     --via) via=$2; shift 2 ;;
@@ -20,6 +23,7 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --source) source=$2; shift 2 ;;
     --sysroot) sysroot=$2; shift 2 ;;
+    --lang) lang=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "consumer_test.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -40,7 +44,9 @@ mkdir -p "$work"
 exe="$work/consumer"
 case "$via" in
   cmake)
-    cmake -S "$here/consumer" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    language=CXX
+    if [ "$lang" = c ]; then language=C; fi
+    cmake -S "$here/consumer" -B "$work/build" -DCONSUMER_LANGUAGE=$language -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_SOURCE="$source" -DMYSQLX_LINK="$link" \
       -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF \
       -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
@@ -73,10 +79,20 @@ case "$via" in
     echo "libs:   $libs"
     # Only what mysqlx.pc says: no -I for protobuf, RapidJSON or OpenSSL.
     # shellcheck disable=SC2086
-    g++ -std=c++17 -o "$exe" "$source" $cflags $libs
+    if [ "$lang" = c ]; then
+      gcc -std=c99 -Wall -Werror -pedantic -o "$exe" "$source" $cflags $libs
+    else
+      g++ -std=c++17 -o "$exe" "$source" $cflags $libs
+    fi
     ;;
   *) fail "--via must be cmake or pkg-config" ;;
 esac
+if [ "$lang" = c ] && [ "$via" = cmake ]; then
+  # A C project: compiled and linked by the C driver, C++ never enabled.
+  grep -q '^rule C_EXECUTABLE_LINKER__consumer' "$work/build/CMakeFiles/rules.ninja" ||
+    fail "the C consumer is not linked by the C compiler driver"
+  if grep -q '^rule CXX_' "$work/build/CMakeFiles/rules.ninja"; then fail "the C consumer enabled C++"; fi
+fi
 
 needed=$(readelf -d "$exe" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 echo "NEEDED: $needed"

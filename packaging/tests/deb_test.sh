@@ -64,7 +64,8 @@ for f in './usr/include/mysqlx/xdevapi.h' './usr/lib/[^/]*/libmysqlx.a' \
   echo "$dev_files" | grep -qx "$f" || fail "libmysqlx-dev lacks $f"
 done
 grep -q "libmysqlx1 (= $version)" <<<"$dev_depends" || fail "libmysqlx-dev does not depend on libmysqlx1 (= $version)"
-for p in libprotobuf-dev libssl-dev zlib1g-dev libzstd-dev liblz4-dev; do
+# libstdc++-dev: a C program links libmysqlx.a with libstdc++.so named.
+for p in libprotobuf-dev libssl-dev zlib1g-dev libzstd-dev liblz4-dev libstdc++-dev; do
   has_dep "$dev_depends" "$p" || fail "libmysqlx-dev does not depend on $p"
 done
 

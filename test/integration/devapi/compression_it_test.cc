@@ -5,6 +5,7 @@
 #include "it_common.h"
 
 #include <cctype>
+#include <functional>
 
 using namespace mysqlx;
 
@@ -44,16 +45,54 @@ INSTANTIATE_TEST_SUITE_P(Algorithms, CompressionTest,
                          ::testing::Values("zstd_stream", "lz4_message", "deflate_stream"));
 
 // Without a list the connector asks for its first choice, zstd_stream, and
-// with REQUIRED an algorithm the server does not offer is an error.
+// with REQUIRED a list of only unknown names is taken when set, as
+// Connector/C++ 8 takes it, and the session fails naming them.
 TEST(CompressionChoice, DefaultIsZstdAndUnknownNamesAreRefused) {
   const std::string uri = devapi_it::env_uri("MYSQLX_TEST_URI_80");
   ASSERT_FALSE(uri.empty()) << "MYSQLX_TEST_URI_80 is not set";
   EXPECT_EQ(detail::compression_of(Session(uri)), "zstd_stream");
-  try {
-    Session s(uri + "?compression=required&compression-algorithms=snappy");
-    FAIL() << "connected with " << detail::compression_of(s);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), errc::BAD_OPTION) << e.what();
+  const auto refused = [](auto&& open) {
+    try {
+      Session s = open();
+      ADD_FAILURE() << "connected with " << detail::compression_of(s);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::COMPRESSION) << e.what();
+      EXPECT_NE(std::string(e.what()).find("names no algorithm this connector knows"),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("'snappy'"), std::string::npos) << e.what();
+    }
+  };
+  refused([&] { return Session(uri + "?compression=required&compression-algorithms=snappy"); });
+  SessionSettings set(uri);
+  set.set(SessionOption::COMPRESSION, CompressionMode::REQUIRED,
+          SessionOption::COMPRESSION_ALGORITHMS, "snappy");
+  EXPECT_EQ(set.find(SessionOption::COMPRESSION).get<int>(),
+            static_cast<int>(CompressionMode::REQUIRED));
+  refused([&] { return Session(set); });
+}
+
+// auth=EXTERNAL: taken when set and read back, as in Connector/C++ 8; the
+// session fails naming the cause (the X Plugin has no EXTERNAL).
+TEST(AuthExternal, FailsAtConnectNamingTheCause) {
+  const std::string uri = devapi_it::env_uri("MYSQLX_TEST_URI_80");
+  ASSERT_FALSE(uri.empty()) << "MYSQLX_TEST_URI_80 is not set";
+  SessionSettings set(uri);
+  set.set(SessionOption::AUTH, AuthMethod::EXTERNAL);
+  EXPECT_EQ(set.find(SessionOption::AUTH).get<int>(), static_cast<int>(AuthMethod::EXTERNAL));
+  for (const auto& open :
+       {std::function<Session()>([&] { return Session(set); }),
+        std::function<Session()>([&] { return Session(uri + "?auth=EXTERNAL"); })}) {
+    try {
+      Session s = open();
+      ADD_FAILURE() << "connected with auth=EXTERNAL";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::AUTH_PLUGIN) << e.what();
+      EXPECT_NE(std::string(e.what()).find("EXTERNAL authentication is not supported by the X "
+                                           "Protocol"),
+                std::string::npos)
+          << e.what();
+    }
   }
 }
 

@@ -26,6 +26,21 @@ mysqlx_session_t* xt_open_session(const xt_config* cfg, xt_result* out) {
   return s;
 }
 
+mysqlx_session_options_t* xt_options(const xt_config* cfg, xt_result* out) {
+  mysqlx_session_options_t* opt = mysqlx_session_options_new();
+  if (opt == NULL) {
+    xt_fail(out, __FILE__, __LINE__, "mysqlx_session_options_new() gave NULL");
+    return NULL;
+  }
+  if (mysqlx_session_option_set(opt, OPT_HOST(cfg->host), OPT_PORT(cfg->port), OPT_USER(cfg->user),
+                                OPT_PWD(cfg->password), PARAM_END) != RESULT_OK) {
+    xt_fail(out, __FILE__, __LINE__, "options: %s", mysqlx_error_message(opt));
+    mysqlx_free_options(opt);
+    return NULL;
+  }
+  return opt;
+}
+
 /* Runs SQL that must succeed; frees its result. */
 int xt_run(mysqlx_session_t* s, const char* sql, xt_result* out) {
   mysqlx_result_t* r = mysqlx_sql(s, sql, MYSQLX_NULL_TERMINATED);

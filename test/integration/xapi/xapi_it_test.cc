@@ -53,6 +53,9 @@ const xapi_case cases[] = {
     {"listings", xt_listings},
     {"collection_options_and_indexes", xt_collection_options_and_indexes},
     {"find_grouping_and_locks", xt_find_grouping_and_locks},
+    {"unconnectable_options", xt_unconnectable_options},
+    // The name is matched by ./dev's TSAN_TESTS: CI runs it under TSan.
+    {"several_threads", xt_several_threads},
 };
 
 // ctest lists each case by its name, not by the bytes of its parameters.

@@ -36,6 +36,9 @@ typedef void xt_test_fn(const xt_config* cfg, xt_result* out);
 void xt_fail(xt_result* out, const char* file, int line, const char* fmt, ...);
 /* A session to cfg->uri, or NULL with the failure in `out`. */
 mysqlx_session_t* xt_open_session(const xt_config* cfg, xt_result* out);
+/* Session options for cfg's server, user and password, or NULL with the
+   failure in `out`; the caller frees them (mysqlx_free_options()). */
+mysqlx_session_options_t* xt_options(const xt_config* cfg, xt_result* out);
 /* Runs SQL that must succeed and frees its result; 0 with the failure in `out`. */
 int xt_run(mysqlx_session_t* s, const char* sql, xt_result* out);
 
@@ -87,6 +90,9 @@ xt_test_fn xt_table_statements;
 xt_test_fn xt_listings;
 xt_test_fn xt_collection_options_and_indexes;
 xt_test_fn xt_find_grouping_and_locks;
+/* xapi_session_tests.c */
+xt_test_fn xt_unconnectable_options;
+xt_test_fn xt_several_threads;
 
 #ifdef __cplusplus
 }

@@ -234,11 +234,20 @@ TEST(SessionSettings, ValueErrorsComeFromTheSharedRules) {
                       "invalid session option: option 'ssl-mode'");
   expect_option_error([] { SessionSettings s(SessionOption::CONNECT_TIMEOUT, -1); },
                       "connect-timeout");
-  expect_option_error([] { SessionSettings s(SessionOption::AUTH, AuthMethod::EXTERNAL); },
-                      "EXTERNAL authentication is not supported");
   expect_option_error([] { SessionSettings s(SessionOption::MAX_MESSAGE_SIZE, 0); },
                       "max-message-size");
   expect_option_error([] { SessionSettings s(SessionOption::MAX_IN_FLIGHT, 0); }, "max-in-flight");
+}
+
+// As Connector/C++ 8: EXTERNAL is taken and reads back as set; the session
+// fails when it is opened (cdk::session::check_connectable(), and
+// test/integration/devapi's AuthExternal.FailsAtConnectNamingTheCause).
+TEST(SessionSettings, AuthExternalIsTakenWhenSet) {
+  SessionSettings s(SessionOption::HOST, "h", SessionOption::AUTH, AuthMethod::EXTERNAL);
+  EXPECT_EQ(s.find(SessionOption::AUTH).get<int>(), static_cast<int>(AuthMethod::EXTERNAL));
+  EXPECT_EQ(connect_options_of(s).auth, cdk::auth_method::external);
+  SessionSettings u("mysqlx://u@h/?auth=external");
+  EXPECT_EQ(connect_options_of(u).auth, cdk::auth_method::external);
 }
 
 // Ours: how many requests executeAsync() leaves unanswered, named as in a URI.
@@ -318,15 +327,18 @@ TEST(SessionSettings, PasswordNeverAppearsInErrors) {
   expect_option_error(
       [] { SessionSettings s(SessionOption::PWD, secret, SessionOption::SSL_MODE, secret); },
       "ssl-mode");
-  expect_option_error(
-      [] {
-        // Unknown names are dropped; with compression required, the error
-        // names them, but never the password.
-        SessionSettings s(SessionOption::PWD, secret, SessionOption::COMPRESSION,
-                          CompressionMode::REQUIRED, SessionOption::COMPRESSION_ALGORITHMS,
-                          std::vector<std::string>{secret});
-      },
-      "compression-algorithms");
+  {
+    // Unknown names are dropped; with compression required, the session's
+    // error names them (cdk::session::check_connectable()), but never the
+    // password.
+    SessionSettings s(SessionOption::PWD, secret, SessionOption::COMPRESSION,
+                      CompressionMode::REQUIRED, SessionOption::COMPRESSION_ALGORITHMS,
+                      std::vector<std::string>{secret, "brotli"});
+    const auto names = connect_options_of(s).unknown_compression_algorithms;
+    ASSERT_TRUE(names.has_value());
+    EXPECT_NE(names->find("'brotli'"), std::string::npos) << *names;
+    EXPECT_EQ(names->find("S3cret"), std::string::npos) << "password in: " << *names;
+  }
   // A connection string with a bad port, a bad option, a stray character.
   expect_option_error([] { SessionSettings s(std::string("mysqlx://u:") + secret + "@h:99999"); },
                       "");

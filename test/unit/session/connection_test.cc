@@ -261,6 +261,28 @@ TEST(connection, tls_asked_for_over_unix_sockets_only_is_refused) {
   EXPECT_EQ(connection::open(o).err().origin, error_origin::connection);
 }
 
+// EXTERNAL and REQUIRED compression with no known algorithm fail before any
+// socket: the error is the client's, not "can't connect" to a host where
+// nothing listens.
+TEST(connection, unconnectable_settings_fail_before_a_socket_is_opened) {
+  connect_options o = options();
+  o.hosts = {{"127.0.0.1", 1, "", std::nullopt}};
+  o.auth = auth_method::external;
+  auto c = connection::open(o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.err().origin, error_origin::client);
+  EXPECT_EQ(c.err().code, client_errc::auth_plugin) << c.err().message;
+  o.auth = auth_method::auto_select;
+  o.compression = compression_mode::required;
+  o.unknown_compression_algorithms = "'BAD_Algorithm'";
+  c = connection::open(o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.err().code, client_errc::compression) << c.err().message;
+  EXPECT_NE(c.err().message.find("'BAD_Algorithm'"), std::string::npos) << c.err().message;
+  o.unknown_compression_algorithms.reset();
+  EXPECT_EQ(connection::open(o).err().origin, error_origin::connection);
+}
+
 TEST(connection, max_incoming_size_bounds_incoming_frames) {
   connect_options o = options();
   o.max_incoming_size = 16; // the Capabilities reply is larger

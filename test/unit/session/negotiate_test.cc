@@ -35,6 +35,44 @@ TEST(negotiate, tls_decisions) {
   EXPECT_FALSE(decide_tls(t, false, caps_with(false, {})).ok());
 }
 
+// Taken when set, as Connector/C++ 8 takes them, and refused before a
+// session is attempted, each error naming its cause.
+TEST(negotiate, external_auth_is_refused_naming_it) {
+  connect_options o;
+  EXPECT_TRUE(check_connectable(o).ok());
+  o.auth = auth_method::external;
+  auto st = check_connectable(o);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.err().code, client_errc::auth_plugin);
+  EXPECT_EQ(st.err().message.rfind("EXTERNAL authentication is not supported by the X Protocol", 0),
+            0u)
+      << st.err().message;
+  // The mechanism list refuses it in the same words.
+  auto plan = auth_plan(auth_method::external, true);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.err().message, st.err().message);
+}
+
+TEST(negotiate, required_compression_with_only_unknown_algorithms_is_refused_naming_them) {
+  connect_options o;
+  o.compression = compression_mode::required;
+  EXPECT_TRUE(check_connectable(o).ok()); // no list: every algorithm we support
+  o.unknown_compression_algorithms = "'BAD_Algorithm', 'brotli'";
+  auto st = check_connectable(o);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.err().code, client_errc::compression);
+  EXPECT_NE(st.err().message.find("compression is REQUIRED but compression-algorithms names no "
+                                  "algorithm this connector knows"),
+            std::string::npos)
+      << st.err().message;
+  EXPECT_NE(st.err().message.find("it names only 'BAD_Algorithm', 'brotli'"), std::string::npos)
+      << st.err().message;
+  o.unknown_compression_algorithms = "";
+  EXPECT_NE(check_connectable(o).err().message.find("the list is empty"), std::string::npos);
+  o.compression = compression_mode::preferred; // not required: the builder turned it off
+  EXPECT_TRUE(check_connectable(o).ok());
+}
+
 TEST(negotiate, compression_picks_the_first_common_algorithm) {
   const std::vector<std::string> supported{"deflate_stream"};
   auto caps = caps_with(false, {"DEFLATE_STREAM", "lz4_message", "zstd_stream"});
