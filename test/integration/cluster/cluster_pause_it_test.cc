@@ -115,7 +115,12 @@ TEST(ClusterPause, WritersOnSurvivingMembersThroughAKillAndARejoin) {
   const auto killed = clock_type::now();
   ctl("kill-member", 1);
   EXPECT_TRUE(all_going_on(ws, killed, 20)) << "writes did not resume after the kill";
-  std::this_thread::sleep_for(std::chrono::seconds(2));
+  // The survivors evict the dead member only once evs.suspect_timeout has
+  // passed; a new incarnation joining before that races the eviction (the
+  // survivors were non-Primary for a second: writes refused). xserverctl's
+  // start-member waits for that too; waiting here keeps it out of the
+  // rejoin's time.
+  std::this_thread::sleep_until(killed + std::chrono::seconds(8));
 
   // start-member returns once member 1 has rejoined and is synced: its state
   // transfer is over.
